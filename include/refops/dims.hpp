@@ -1,0 +1,59 @@
+// Dims: up to 8 unsigned 32-bit values (sizes, strides or axes), stored inline, no heap.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
+
+namespace refops {
+
+class Dims {
+ public:
+  using value_type = std::uint32_t;
+  static constexpr std::size_t capacity = 8;  // DML_TENSOR_DIMENSION_COUNT_MAX1
+
+  constexpr Dims() = default;
+  // Throws std::length_error for more than 8 values: a Dims cannot hold them.
+  constexpr Dims(std::initializer_list<std::uint32_t> values) {
+    if (values.size() > capacity) throw std::length_error("refops::Dims holds at most 8 values");
+    for (std::uint32_t v : values) data_[size_++] = v;
+  }
+  template <class It>
+  constexpr Dims(It first, It last) {
+    for (; first != last; ++first) push_back(static_cast<std::uint32_t>(*first));
+  }
+
+  constexpr std::size_t size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr std::uint32_t& operator[](std::size_t i) { return data_[i]; }
+  constexpr const std::uint32_t& operator[](std::size_t i) const { return data_[i]; }
+  constexpr std::uint32_t* begin() { return data_.data(); }
+  constexpr std::uint32_t* end() { return data_.data() + size_; }
+  constexpr const std::uint32_t* begin() const { return data_.data(); }
+  constexpr const std::uint32_t* end() const { return data_.data() + size_; }
+  constexpr const std::uint32_t* data() const { return data_.data(); }
+
+  constexpr void push_back(std::uint32_t v) {
+    if (size_ == capacity) throw std::length_error("refops::Dims holds at most 8 values");
+    data_[size_++] = v;
+  }
+  constexpr void insert(std::size_t pos, std::uint32_t v) {
+    push_back(v);
+    std::rotate(data_.begin() + static_cast<std::ptrdiff_t>(pos),
+                data_.begin() + static_cast<std::ptrdiff_t>(size_ - 1),
+                data_.begin() + static_cast<std::ptrdiff_t>(size_));
+  }
+
+  friend constexpr bool operator==(const Dims& a, const Dims& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  std::array<std::uint32_t, capacity> data_{};
+  std::size_t size_ = 0;
+};
+
+}  // namespace refops
