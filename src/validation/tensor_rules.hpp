@@ -1,0 +1,55 @@
+// The tensor rules of SPEC section 1, shared by every operator's validator and execute().
+// Each broken rule appends one Diagnostic whose field uses DirectML's words
+// ("OutputTensor.Strides[2]") and whose message says what was expected and what was found.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <refops/diagnostics.hpp>
+#include <refops/tensor_desc.hpp>
+
+namespace refops::detail {
+
+enum class TensorRole { input, output };
+
+// "IndicesTensor" + ".Sizes[1]".
+std::string field(std::string_view tensor, std::string_view member);
+std::string field(std::string_view tensor, std::string_view member, std::size_t index);
+
+// The description alone: a valid DataType, 1 to 8 dimensions, every size >= 1, one stride per
+// dimension, at most 2^32-1 elements, no 64-bit overflow, TotalTensorSizeInBytes (when set) >=
+// calc_buffer_tensor_size, and for an output, no two coordinates on one element. Returns false
+// when the sizes are unusable, so callers skip shape rules that would only repeat the error.
+bool check_tensor(const TensorDesc&, std::string_view tensor, TensorRole,
+                  std::vector<Diagnostic>&);
+
+// The buffer bound to a valid description: large enough for every addressed byte (and for
+// TotalTensorSizeInBytes when the description sets it), and aligned to the element size.
+void check_binding(const TensorDesc&, std::string_view tensor, std::span<const std::byte> buffer,
+                   std::vector<Diagnostic>&);
+
+// An output's addressed bytes must not overlap an input's addressed bytes (both valid and
+// bound to buffers that hold them).
+void check_no_overlap(const TensorDesc& output, std::string_view output_tensor,
+                      std::span<const std::byte> output_buffer, const TensorDesc& input,
+                      std::string_view input_tensor, std::span<const std::byte> input_buffer,
+                      std::vector<Diagnostic>&);
+
+// Same DimensionCount and Sizes as a reference tensor ("must have the same ... as OutputTensor").
+void check_same_sizes(const TensorDesc&, std::string_view tensor, const TensorDesc& reference,
+                      std::string_view reference_tensor, std::vector<Diagnostic>&);
+// Same DataType as a reference tensor.
+void check_same_type(const TensorDesc&, std::string_view tensor, const TensorDesc& reference,
+                     std::string_view reference_tensor, std::vector<Diagnostic>&);
+
+// Throws Error with the diagnostics, if there are any.
+void throw_if_any(std::vector<Diagnostic> diagnostics);
+
+// "{1,1,3,4}"
+std::string to_text(const Dims&);
+
+}  // namespace refops::detail
