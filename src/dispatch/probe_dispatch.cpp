@@ -1,0 +1,10 @@
+#include "arch/probe.hpp"
+
+namespace refops::detail {
+
+ArchProbe probe_arch(const ExecuteOptions& options) {
+  static const auto table = REFOPS_ARCH_TABLE(probe);
+  return table[resolve_arch(options)]();
+}
+
+}  // namespace refops::detail
