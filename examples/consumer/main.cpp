@@ -1,0 +1,21 @@
+// Uses the installed refops: the vocabulary, validation and dispatch of the compiled layer, and
+// the header-only typed layer. Exits non-zero if anything is not as documented.
+#include <cstdio>
+#include <vector>
+
+#include <refops/refops.hpp>
+
+int main() {
+  using namespace refops;
+  const TensorDesc desc{DataType::float32, Dims{1, 1, 3, 4}, {}, 0};
+  if (calc_buffer_tensor_size(desc) != 48) return 1;
+
+  std::vector<float> data(12, 0.0f);
+  auto view = make_view(data.data(), desc.sizes);
+  view[Dims{0, 0, 2, 3}] = 7.0f;
+  if (data[11] != 7.0f) return 2;
+
+  std::printf("refops %d.%d.%d, best path %s\n", REFOPS_VERSION_MAJOR, REFOPS_VERSION_MINOR,
+              REFOPS_VERSION_PATCH, std::string(name_of(available_archs().front())).c_str());
+  return 0;
+}

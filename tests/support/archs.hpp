@@ -1,0 +1,27 @@
+// Every operator test runs once per path this CPU has (Highway's SetSupportedTargetsForTest):
+// for_each_arch calls the check with each Arch, and a failure names the Arch.
+#pragma once
+
+#include <refops/arch.hpp>
+
+#include "support/catch.hpp"
+
+namespace refops::test {
+
+template <class F>
+void for_each_arch(F&& check) {
+  for (Arch arch : available_archs()) {
+    INFO("arch: " << name_of(arch));
+    check(arch);
+  }
+}
+
+// ExecuteOptions that force `arch` (and validate at `level`).
+inline ExecuteOptions on(Arch arch, FeatureLevel level = FeatureLevel::latest) {
+  ExecuteOptions options;
+  options.arch = arch;
+  options.feature_level = level;
+  return options;
+}
+
+}  // namespace refops::test

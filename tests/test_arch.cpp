@@ -1,0 +1,68 @@
+// CPU detection, the dispatch order and forcing a path.
+#include <algorithm>
+#include <string>
+
+#include <refops/refops.hpp>
+
+#include "arch/probe.hpp"
+#include "dispatch/cpu_features.hpp"
+#include "support/archs.hpp"
+#include "support/catch.hpp"
+
+using namespace refops;
+
+TEST_CASE("available archs are best first and end with scalar", "[arch]") {
+  const auto archs = available_archs();
+  REQUIRE(!archs.empty());
+  CHECK(archs.back() == Arch::scalar);
+  CHECK(std::is_sorted(archs.begin(), archs.end(), [](Arch a, Arch b) {
+    return static_cast<int>(a) > static_cast<int>(b);
+  }));
+  std::string names;
+  for (Arch a : archs) names += std::string(name_of(a)) + " ";
+  WARN("available archs: " << names);
+}
+
+#if defined(__x86_64__)
+TEST_CASE("our CPUID agrees with the compiler's view of this CPU", "[arch]") {
+  const auto& cpu = detail::host_cpu_features();
+  __builtin_cpu_init();
+  CHECK(cpu.sse2 == static_cast<bool>(__builtin_cpu_supports("sse2")));
+  CHECK(cpu.avx2 == (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")));
+  CHECK(cpu.avx512 == (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+                       __builtin_cpu_supports("avx512cd")));
+}
+#endif
+
+TEST_CASE("forcing an arch runs the code compiled for it", "[arch]") {
+  test::for_each_arch([](Arch arch) {
+    const detail::ArchProbe p = detail::probe_arch(test::on(arch));
+    const std::string compiled = p.compiled_for;
+    switch (arch) {
+      case Arch::scalar: CHECK(compiled == "scalar"); CHECK(p.vector_bytes == 0); break;
+      case Arch::sse2: CHECK(compiled == "sse2"); CHECK(p.vector_bytes == 16); break;
+      case Arch::avx2: CHECK(compiled == "avx2"); CHECK(p.vector_bytes == 32); break;
+      case Arch::avx512: CHECK(compiled == "avx512bw"); CHECK(p.vector_bytes == 64); break;
+      case Arch::neon: CHECK(compiled == "arm64+neon"); CHECK(p.vector_bytes == 16); break;
+    }
+  });
+  CHECK(std::string(detail::probe_arch({}).compiled_for) ==
+        std::string(detail::probe_arch(test::on(available_archs().front())).compiled_for));
+}
+
+TEST_CASE("forcing an arch this machine lacks is an Error naming ExecuteOptions.arch", "[arch]") {
+  const auto archs = available_archs();
+  for (Arch a : {Arch::scalar, Arch::sse2, Arch::avx2, Arch::avx512, Arch::neon}) {
+    if (std::find(archs.begin(), archs.end(), a) != archs.end()) continue;
+    INFO("arch: " << name_of(a));
+    try {
+      detail::probe_arch(test::on(a));
+      FAIL("expected Error");
+    } catch (const Error& e) {
+      REQUIRE(e.diagnostics().size() == 1);
+      CHECK(e.diagnostics()[0].field == "ExecuteOptions.arch");
+      CHECK_THAT(e.diagnostics()[0].message, Catch::Matchers::Contains(std::string(name_of(a))));
+    }
+  }
+}
