@@ -1,0 +1,56 @@
+// What every operator benchmark shares. A Case is one problem (shape, types, layout); the main
+// in bench_main.cpp runs it on the best path and on the scalar path (all paths with
+// --refops_all_archs) and, in the same run on buffers of the same size, the bandwidth baseline
+// the kernel is bound by: memset for write-only kernels, memcpy for read + write ones. It then
+// prints one table: case, path, GB/s, ratio to the baseline, speed-up over scalar.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <refops/arch.hpp>
+
+namespace refops::bench {
+
+enum class Baseline {
+  memset_zero,     // write-only kernels whose bytes are mostly zero
+  memset_nonzero,  // write-only kernels whose fill is not zero (some hosts store zero lines faster)
+  memcpy,          // kernels that read as many bytes as they write
+};
+
+struct Case {
+  std::string name;                 // "one_hot/f32_65536x1024_axis_last"
+  std::size_t bytes_written = 0;    // output bytes per run
+  std::size_t bytes_read = 0;       // input bytes per run (counted in GB/s; 0 for write-only)
+  Baseline baseline = Baseline::memset_zero;
+  // Allocates and fills the buffers (touching every page), returns one run of the kernel.
+  std::function<std::function<void(Arch)>()> prepare;
+};
+
+// Adds a case; call from a static initializer in the operator's benchmark file.
+bool add_case(Case c);
+const std::vector<Case>& cases();
+
+// A buffer whose pages are touched before timing, 64-byte aligned.
+class PageBuffer {
+ public:
+  explicit PageBuffer(std::size_t bytes, unsigned char fill = 0x5A);
+  std::byte* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Free { void operator()(std::byte* p) const; };
+  std::unique_ptr<std::byte, Free> data_;
+  std::size_t size_;
+};
+
+}  // namespace refops::bench
+
+#define REFOPS_BENCH_CONCAT2(a, b) a##b
+#define REFOPS_BENCH_CONCAT(a, b) REFOPS_BENCH_CONCAT2(a, b)
+// At namespace scope in an operator's benchmark file: REFOPS_BENCH_CASE({...});
+#define REFOPS_BENCH_CASE(...) \
+  static const bool REFOPS_BENCH_CONCAT(refops_bench_case_, __LINE__) = ::refops::bench::add_case(__VA_ARGS__)
