@@ -69,6 +69,10 @@ void fill(U* p, std::size_t count, U pattern) {
       v.store_unaligned(p + i + 3 * lanes);
     }
     for (; i + lanes <= count; i += lanes) v.store_unaligned(p + i);
+    if (i < count && count >= lanes) {  // ragged end: one vector overlapping the last one
+      v.store_unaligned(p + count - lanes);
+      return;
+    }
   }
   for (; i < count; ++i) p[i] = pattern;
 }
