@@ -18,9 +18,12 @@
 // Vector Arches handle rows whose output elements are contiguous; other rows (and inputs that
 // are strided along x) take the scalar formula. For row y the band is one interval of columns
 // [lo, hi) (clamped to the row), so a row is at most three runs: before, band, after.
-//  - Long rows write the runs in order with vector fills of a bit pattern (all-zero runs go to
-//    memset) or copies of the input row, so every byte is written once while the row is hot.
-//    Outputs of at least streaming_threshold_bytes() use streaming stores instead.
+//  - Long rows write the runs in order with vector fills of a bit pattern or copies of the
+//    input row, so every byte is written once while the row is hot (a ragged end is one
+//    vector overlapping the run's previous one). When Value has the background's bits (Value
+//    0 without an input) the row is a single fill. Outputs of at least
+//    streaming_threshold_bytes() use streaming stores instead.
+//  - Without an input, a batch of small packed matrices is the first matrix plus copies.
 //  - Short rows (a few vectors) compute each vector as a blend of the Value pattern and the
 //    background (zero, the broadcast input element, or a load of the input row) under a lane
 //    mask, with one overlapping store for a ragged end; rows shorter than a vector use the
@@ -139,12 +142,12 @@ void copy_run(U* dst, const U* src, std::size_t n, bool streaming) {
   std::memcpy(dst, src, n * sizeof(U));
 }
 
-// Fills n elements with a pattern: streaming stores when `streaming`, memset for long runs of
-// zero bytes (the C library picks the fastest zeroing sequence), vector stores otherwise.
+// Fills n elements with a pattern: streaming stores when `streaming`, vector stores otherwise.
+// (memset for zero runs measured no faster than vector stores of a zero register on 4 KiB
+// rows and slower on 8 KiB rows of a 64 MiB output; docs/performance.md.)
 template <class Arch, class U>
 void fill_run(U* dst, std::size_t n, U pattern, bool streaming) {
   if (streaming) simd::stream_fill<Arch>(dst, n, pattern);
-  else if (pattern == U{0} && n * sizeof(U) >= 256) std::memset(dst, 0, n * sizeof(U));
   else simd::fill<Arch>(dst, n, pattern);
 }
 
@@ -167,6 +170,15 @@ void background_run(const BandProblem<U>& p, Background bg, U* out_row, const U*
 template <class Arch, class U>
 void band_row_runs(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
                    bool streaming) {
+  // The zero fast path (and its kin): when Value has the background's bits (Value 0 without
+  // an input, or the broadcast input element), the row is one fill.
+  if (bg == Background::zero || bg == Background::broadcast) {
+    const U background = bg == Background::zero ? U{0} : in_row[0];
+    if (background == p.value) {
+      fill_run<Arch>(out_row, p.width, background, streaming);
+      return;
+    }
+  }
   const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
   const bool inside_is_value = p.begin <= p.end;
   auto outside = [&](std::size_t a, std::size_t n) {
@@ -225,11 +237,37 @@ void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
   if (x0 < p.width) store_at(p.width - lanes);
 }
 
+template <class Arch, class U>
+void diagonal_band_bits(const BandProblem<U>& p);
+
+// Without an input every batch slice is the same: when a slice is one small contiguous block,
+// write the first one and copy it to the others (a copy from L1 beats recomputing short rows).
+// Returns false when the problem does not have that shape.
+template <class Arch, class U>
+bool copy_batch_slices(const BandProblem<U>& p) {
+  const std::size_t slice = p.height * p.width;
+  const bool packed_slice = (p.width == 1 || p.out_col_step == 1) &&
+                            (p.height == 1 || p.out_row_step == static_cast<std::ptrdiff_t>(p.width));
+  if (p.in || p.batch_rank == 0 || !packed_slice || slice * sizeof(U) > 16384) return false;
+  BandProblem<U> first = p;
+  first.batch_rank = 0;
+  diagonal_band_bits<Arch>(first);
+  std::size_t bytes = slice * sizeof(U);
+  for (std::size_t d = 0; d < p.batch_rank; ++d) bytes *= p.nest.sizes[d];
+  const bool streaming = simd::has_streaming_stores<Arch> && bytes >= simd::streaming_threshold_bytes();
+  simd::for_each_offset(p.nest, p.batch_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
+    if (offset[0] != 0) copy_run<Arch>(p.out + offset[0], p.out, slice, streaming);
+  });
+  if (streaming) simd::streaming_fence<Arch>();
+  return true;
+}
+
 // The whole problem on one Arch.
 template <class Arch, class U>
 void diagonal_band_bits(const BandProblem<U>& p) {
   const bool contiguous_rows = p.width == 1 || p.out_col_step == 1;
   if constexpr (simd::is_vector_arch<Arch>) {
+    if (copy_batch_slices<Arch>(p)) return;
     Background bg = Background::zero;
     if (p.in) {
       if (p.width == 1 || p.in_col_step == 1) bg = Background::contiguous;
