@@ -276,8 +276,9 @@ void diagonal_band_bits(const BandProblem<U>& p) {
     }
     constexpr std::size_t lanes = xsimd::batch<U, Arch>::size;
     if (contiguous_rows && p.width >= 16 * lanes) {
-      std::size_t bytes = sizeof(U);
-      for (std::size_t d = 0; d < p.nest.rank; ++d) bytes *= p.nest.sizes[d];
+      // The bytes this call writes (only the first slice when copy_batch_slices calls it).
+      std::size_t bytes = sizeof(U) * p.height * p.width;
+      for (std::size_t d = 0; d < p.batch_rank; ++d) bytes *= p.nest.sizes[d];
       const bool streaming = simd::has_streaming_stores<Arch> && bytes >= simd::streaming_threshold_bytes();
       for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
         band_row_runs<Arch>(p, bg, y, out_row, in_row, streaming);
