@@ -1,6 +1,7 @@
 // Uses the installed refops: the vocabulary, validation and dispatch of the compiled layer, and
 // the header-only typed layer. Exits non-zero if anything is not as documented.
 #include <cstdio>
+#include <span>
 #include <vector>
 
 #include <refops/refops.hpp>
@@ -14,6 +15,12 @@ int main() {
   auto view = make_view(data.data(), desc.sizes);
   view[Dims{0, 0, 2, 3}] = 7.0f;
   if (data[11] != 7.0f) return 2;
+
+  // DIAGONAL_MATRIX through the compiled layer: validation, dispatch, the identity matrix.
+  std::vector<float> eye(9, -1.0f);
+  execute(DiagonalMatrixDesc{{DataType::float32, Dims{1, 1, 3, 3}, {}, 0}, 0, 1.0f},
+          std::as_writable_bytes(std::span(eye)));
+  if (eye != std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1}) return 3;
 
   std::printf("refops %d.%d.%d, best path %s\n", REFOPS_VERSION_MAJOR, REFOPS_VERSION_MINOR,
               REFOPS_VERSION_PATCH, std::string(name_of(available_archs().front())).c_str());

@@ -1,0 +1,57 @@
+// DIAGONAL_MATRIX(1) benchmarks: write-only identity matrices against memset of the same bytes
+// (zero: the output is almost all zero bytes) and DIAGONAL_MATRIX1 with an input against
+// memcpy, each on the best path and the scalar reference in the same run.
+#include <climits>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include <refops/refops.hpp>
+
+#include "bench_support.hpp"
+
+namespace {
+
+using namespace refops;
+using namespace refops::bench;
+
+// DIAGONAL_MATRIX(Offset 0, Value 1) on a packed output of `sizes`.
+Case identity(std::string name, DataType type, Dims sizes) {
+  const TensorDesc out{type, sizes, {}, 0};
+  const std::size_t bytes = calc_buffer_tensor_size(out);
+  return {std::move(name), bytes, 0, Baseline::memset_zero, [out, bytes] {
+            auto buffer = std::make_shared<PageBuffer>(bytes);
+            return std::function<void(Arch)>([out, buffer](Arch arch) {
+              ExecuteOptions o;
+              o.arch = arch;
+              execute(DiagonalMatrixDesc{out, 0, 1.0f}, Out(buffer->data(), buffer->size()), o);
+            });
+          }};
+}
+
+// DIAGONAL_MATRIX1 lower-triangle zeroing with an input (ORT's Trilu upper: Begin INT32_MIN,
+// End 1, Value 0): half the row is copied, half filled.
+Case trilu(std::string name, Dims sizes) {
+  const TensorDesc desc{DataType::float32, sizes, {}, 0};
+  const std::size_t bytes = calc_buffer_tensor_size(desc);
+  return {std::move(name), bytes, bytes, Baseline::memcpy, [desc, bytes] {
+            auto input = std::make_shared<PageBuffer>(bytes, 0x3C);
+            auto output = std::make_shared<PageBuffer>(bytes);
+            return std::function<void(Arch)>([desc, input, output](Arch arch) {
+              ExecuteOptions o;
+              o.arch = arch;
+              execute(DiagonalMatrix1Desc{desc, desc, Scalar::of(0.0f), INT32_MIN, 1},
+                      In(input->data(), input->size()), Out(output->data(), output->size()), o);
+            });
+          }};
+}
+
+REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_8192x8192", DataType::float32, {8192, 8192}));
+REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_65536x16x16", DataType::float32, {65536, 16, 16}));
+REFOPS_BENCH_CASE(identity("diagonal_matrix/i8_8192x8192", DataType::int8, {8192, 8192}));
+REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_512x1024_2MiB", DataType::float32, {512, 1024}));
+REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_2048x16x16_1MiB", DataType::float32, {2048, 16, 16}));
+REFOPS_BENCH_CASE(trilu("diagonal_matrix1/f32_4096x8192_trilu_input", {4096, 8192}));
+REFOPS_BENCH_CASE(trilu("diagonal_matrix1/f32_512x512_trilu_input_2MiB", {512, 512}));
+
+}  // namespace

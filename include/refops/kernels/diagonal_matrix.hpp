@@ -1,0 +1,333 @@
+// DIAGONAL_MATRIX and DIAGONAL_MATRIX1 kernels (SPEC section 3): one band kernel serves both.
+//
+// Semantics. x is the coordinate in the last dimension, y in the second-to-last; leading
+// dimensions are batch, so every 2-D slice is the same (the input, if any, is read at the same
+// coordinate). With topX = x - y and Begin, End all in 64-bit (INT32_MIN/INT32_MAX never
+// overflow):
+//   useValue = (End >= Begin) XOR (topX >= Begin) XOR (topX < End)
+//   out      = useValue ? Value : (input ? input[coordinate] : 0)
+// so Value fills topX in [Begin, End); Begin > End inverts the band (Value outside
+// [End, Begin), the input inside it); Begin == End never writes Value. DIAGONAL_MATRIX(Offset,
+// Value) is Begin = Offset, End = Offset + 1 (computed in 64-bit, so Offset INT32_MAX works)
+// with the float Value converted by value_cast: truncate toward zero and saturate into
+// integers, NaN to 0, round to nearest even into FLOAT16. Offsets outside the matrix give all
+// zeros. No arithmetic touches element values: every path moves bit patterns (bits_t), so
+// -0.0 and NaN payloads of Value and of the input arrive unchanged.
+//
+// Paths. The scalar Arch evaluates the formula above for every element: it is the reference.
+// Vector Arches handle rows whose output elements are contiguous; other rows (and inputs that
+// are strided along x) take the scalar formula. For row y the band is one interval of columns
+// [lo, hi) (clamped to the row), so a row is at most three runs: before, band, after.
+//  - Long rows write the runs in order with vector fills of a bit pattern or copies of the
+//    input row, so every byte is written once while the row is hot (a ragged end is one
+//    vector overlapping the run's previous one). When Value has the background's bits (Value
+//    0 without an input) the row is a single fill. Outputs of at least
+//    streaming_threshold_bytes() use streaming stores instead.
+//  - Without an input, a batch of small packed matrices is the first matrix plus copies.
+//  - Short rows (a few vectors) compute each vector as a blend of the Value pattern and the
+//    background (zero, the broadcast input element, or a load of the input row) under a lane
+//    mask, with one overlapping store for a ragged end; rows shorter than a vector use the
+//    scalar formula.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+
+#include <refops/dims.hpp>
+#include <refops/tensor_view.hpp>
+#include <refops/value_cast.hpp>
+#include <refops/kernels/cache_info.hpp>
+#include <refops/kernels/loop_nest.hpp>
+#include <refops/kernels/simd.hpp>
+
+namespace refops::kernels::detail {
+
+// SPEC's test for one element, verbatim.
+inline bool band_uses_value(std::int64_t top_x, std::int64_t begin, std::int64_t end) {
+  return (end >= begin) ^ (top_x >= begin) ^ (top_x < end);
+}
+
+// The columns [lo, hi) of row y whose topX lies in [min(Begin, End), max(Begin, End)),
+// clamped to [0, width]. They take Value when Begin <= End and the background otherwise.
+struct BandColumns {
+  std::size_t lo, hi;
+};
+inline BandColumns band_columns(std::int64_t y, std::int64_t begin, std::int64_t end, std::size_t width) {
+  const auto w = static_cast<std::int64_t>(width);
+  auto clamp = [w](std::int64_t v) { return static_cast<std::size_t>(std::clamp<std::int64_t>(v, 0, w)); };
+  return {clamp(y + std::min(begin, end)), clamp(y + std::max(begin, end))};
+}
+
+// How the background (the non-Value elements) of a row is produced.
+enum class Background { zero, broadcast, contiguous, strided };
+
+// One problem in bit patterns, canonicalized: batch dimensions first, then y and x.
+template <class U>
+struct BandProblem {
+  U* out;
+  const U* in;  // nullptr: no input
+  simd::LoopNest<2> nest;  // operand 0 the output, 1 the input
+  U value;
+  std::int64_t begin, end;
+  std::size_t batch_rank, height, width;
+  std::ptrdiff_t out_row_step, out_col_step, in_row_step, in_col_step;
+};
+
+template <class U>
+BandProblem<U> make_band_problem(U* out, const Dims& sizes, const Dims& out_strides, const U* in,
+                                 const Dims& in_strides, U value, std::int64_t begin, std::int64_t end) {
+  assert(sizes.size() >= 2 && out_strides.size() == sizes.size());
+  enum Role { batch = 0, row = 1, column = 2 };
+  simd::LoopNest<2> nest;
+  const std::size_t rank = sizes.size();
+  for (std::size_t d = 0; d < rank; ++d) {
+    const auto in_stride = in ? static_cast<std::ptrdiff_t>(in_strides[d]) : std::ptrdiff_t{0};
+    nest.push(sizes[d], {static_cast<std::ptrdiff_t>(out_strides[d]), in_stride},
+              d + 2 < rank ? batch : (d + 2 == rank ? row : column));
+  }
+  nest = simd::canonicalize(nest, (1u << row) | (1u << column));
+  const std::size_t r = nest.rank;
+  return {out, in, nest, value, begin, end, r - 2, nest.sizes[r - 2], nest.sizes[r - 1],
+          nest.strides[0][r - 2], nest.strides[0][r - 1], nest.strides[1][r - 2], nest.strides[1][r - 1]};
+}
+
+// Calls row(y, out_row, in_row) for every row of every batch slice, in memory order.
+template <class U, class F>
+void for_each_row(const BandProblem<U>& p, F&& row) {
+  simd::for_each_offset(p.nest, p.batch_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
+    U* out_row = p.out + offset[0];
+    const U* in_row = p.in ? p.in + offset[1] : nullptr;
+    for (std::size_t y = 0; y < p.height; ++y) {
+      row(y, out_row, in_row);
+      out_row += p.out_row_step;
+      if (in_row) in_row += p.in_row_step;
+    }
+  });
+}
+
+// The reference: SPEC's formula for every element of one row, any strides.
+template <class U>
+void band_row_scalar(const BandProblem<U>& p, std::size_t y, U* out_row, const U* in_row) {
+  for (std::size_t x = 0; x < p.width; ++x) {
+    const std::int64_t top_x = static_cast<std::int64_t>(x) - static_cast<std::int64_t>(y);
+    const auto xi = static_cast<std::ptrdiff_t>(x);
+    U v = U{0};
+    if (band_uses_value(top_x, p.begin, p.end)) v = p.value;
+    else if (in_row) v = in_row[xi * p.in_col_step];
+    out_row[xi * p.out_col_step] = v;
+  }
+}
+
+// Copies n elements; streaming stores for the vector-aligned middle when `streaming`.
+template <class Arch, class U>
+void copy_run(U* dst, const U* src, std::size_t n, bool streaming) {
+  if constexpr (simd::has_streaming_stores<Arch>) {
+    using batch = xsimd::batch<U, Arch>;
+    constexpr std::size_t bytes = sizeof(batch), lanes = batch::size;
+    const auto address = reinterpret_cast<std::uintptr_t>(dst);
+    const std::size_t head = ((bytes - address % bytes) % bytes) / sizeof(U);
+    if (streaming && address % sizeof(U) == 0 && head + lanes <= n) {
+      std::memcpy(dst, src, head * sizeof(U));
+      std::size_t i = head;
+      for (; i + lanes <= n; i += lanes) simd::stream_store<Arch>(dst + i, batch::load_unaligned(src + i));
+      std::memcpy(dst + i, src + i, (n - i) * sizeof(U));
+      return;
+    }
+  }
+  std::memcpy(dst, src, n * sizeof(U));
+}
+
+// Fills n elements with a pattern: streaming stores when `streaming`, vector stores otherwise.
+// (memset for zero runs measured no faster than vector stores of a zero register on 4 KiB
+// rows and slower on 8 KiB rows of a 64 MiB output; docs/performance.md.)
+template <class Arch, class U>
+void fill_run(U* dst, std::size_t n, U pattern, bool streaming) {
+  if (streaming) simd::stream_fill<Arch>(dst, n, pattern);
+  else simd::fill<Arch>(dst, n, pattern);
+}
+
+// The background of columns [a, a + n) of a row.
+template <class Arch, class U>
+void background_run(const BandProblem<U>& p, Background bg, U* out_row, const U* in_row, std::size_t a,
+                    std::size_t n, bool streaming) {
+  if (n == 0) return;
+  switch (bg) {
+    case Background::zero: fill_run<Arch>(out_row + a, n, U{0}, streaming); return;
+    case Background::broadcast: fill_run<Arch>(out_row + a, n, in_row[0], streaming); return;
+    case Background::contiguous: copy_run<Arch>(out_row + a, in_row + a, n, streaming); return;
+    case Background::strided: break;
+  }
+  for (std::size_t x = a; x < a + n; ++x)
+    out_row[x] = in_row[static_cast<std::ptrdiff_t>(x) * p.in_col_step];
+}
+
+// A long contiguous row as three runs written in order.
+template <class Arch, class U>
+void band_row_runs(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
+                   bool streaming) {
+  // The zero fast path (and its kin): when Value has the background's bits (Value 0 without
+  // an input, or the broadcast input element), the row is one fill.
+  if (bg == Background::zero || bg == Background::broadcast) {
+    const U background = bg == Background::zero ? U{0} : in_row[0];
+    if (background == p.value) {
+      fill_run<Arch>(out_row, p.width, background, streaming);
+      return;
+    }
+  }
+  const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
+  const bool inside_is_value = p.begin <= p.end;
+  auto outside = [&](std::size_t a, std::size_t n) {
+    if (inside_is_value) background_run<Arch>(p, bg, out_row, in_row, a, n, streaming);
+    else if (n) fill_run<Arch>(out_row + a, n, p.value, streaming);
+  };
+  outside(0, lo);
+  if (inside_is_value) {
+    if (hi > lo) fill_run<Arch>(out_row + lo, hi - lo, p.value, streaming);
+  } else {
+    background_run<Arch>(p, bg, out_row, in_row, lo, hi - lo, streaming);
+  }
+  outside(hi, p.width - hi);
+}
+
+// Lane masks without comparisons (xsimd 8.1 lacks some unsigned 64-bit compares on SSE2):
+// loading `lanes` elements at table + 64 - k gives lanes i >= k set (ones_from) or lanes i < k
+// set (ones_below), for k in [0, 64].
+template <class U>
+struct LaneMaskTables {
+  std::array<U, 128> ones_from{}, ones_below{};
+  constexpr LaneMaskTables() {
+    for (std::size_t i = 0; i < 64; ++i) {
+      ones_from[64 + i] = static_cast<U>(~U{0});
+      ones_below[i] = static_cast<U>(~U{0});
+    }
+  }
+};
+template <class U>
+inline constexpr LaneMaskTables<U> lane_mask_tables{};
+
+// A short contiguous row, one vector at a time: blend(Value, background) under the mask of
+// lanes in [lo, hi). Needs width >= lanes; the last vector overlaps the one before.
+template <class Arch, class U>
+void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row) {
+  using batch = xsimd::batch<U, Arch>;
+  constexpr std::size_t lanes = batch::size;
+  static_assert(lanes <= 64);
+  const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
+  const batch value(p.value);
+  const bool inside_is_value = p.begin <= p.end;
+  const auto& t = lane_mask_tables<U>;
+  auto clamp_lanes = [](std::size_t edge, std::size_t x0) { return std::min(edge - std::min(edge, x0), batch::size); };
+  auto store_at = [&](std::size_t x0) {
+    batch background(U{0});
+    if (bg == Background::broadcast) background = batch(in_row[0]);
+    else if (bg == Background::contiguous) background = batch::load_unaligned(in_row + x0);
+    const batch inside = batch::load_unaligned(t.ones_from.data() + 64 - clamp_lanes(lo, x0)) &
+                         batch::load_unaligned(t.ones_below.data() + 64 - clamp_lanes(hi, x0));
+    const batch& a = inside_is_value ? value : background;
+    const batch& b = inside_is_value ? background : value;
+    (b ^ ((a ^ b) & inside)).store_unaligned(out_row + x0);  // a where inside, else b
+  };
+  std::size_t x0 = 0;
+  for (; x0 + lanes <= p.width; x0 += lanes) store_at(x0);
+  if (x0 < p.width) store_at(p.width - lanes);
+}
+
+template <class Arch, class U>
+void diagonal_band_bits(const BandProblem<U>& p);
+
+// Without an input every batch slice is the same: when a slice is one small contiguous block,
+// write the first one and copy it to the others (a copy from L1 beats recomputing short rows).
+// Returns false when the problem does not have that shape.
+template <class Arch, class U>
+bool copy_batch_slices(const BandProblem<U>& p) {
+  const std::size_t slice = p.height * p.width;
+  const bool packed_slice = (p.width == 1 || p.out_col_step == 1) &&
+                            (p.height == 1 || p.out_row_step == static_cast<std::ptrdiff_t>(p.width));
+  if (p.in || p.batch_rank == 0 || !packed_slice || slice * sizeof(U) > 16384) return false;
+  BandProblem<U> first = p;
+  first.batch_rank = 0;
+  diagonal_band_bits<Arch>(first);
+  std::size_t bytes = slice * sizeof(U);
+  for (std::size_t d = 0; d < p.batch_rank; ++d) bytes *= p.nest.sizes[d];
+  const bool streaming = simd::has_streaming_stores<Arch> && bytes >= simd::streaming_threshold_bytes();
+  simd::for_each_offset(p.nest, p.batch_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
+    if (offset[0] != 0) copy_run<Arch>(p.out + offset[0], p.out, slice, streaming);
+  });
+  if (streaming) simd::streaming_fence<Arch>();
+  return true;
+}
+
+// The whole problem on one Arch.
+template <class Arch, class U>
+void diagonal_band_bits(const BandProblem<U>& p) {
+  const bool contiguous_rows = p.width == 1 || p.out_col_step == 1;
+  if constexpr (simd::is_vector_arch<Arch>) {
+    if (copy_batch_slices<Arch>(p)) return;
+    Background bg = Background::zero;
+    if (p.in) {
+      if (p.width == 1 || p.in_col_step == 1) bg = Background::contiguous;
+      else if (p.in_col_step == 0) bg = Background::broadcast;
+      else bg = Background::strided;
+    }
+    constexpr std::size_t lanes = xsimd::batch<U, Arch>::size;
+    if (contiguous_rows && p.width >= 16 * lanes) {
+      // The bytes this call writes (only the first slice when copy_batch_slices calls it).
+      std::size_t bytes = sizeof(U) * p.height * p.width;
+      for (std::size_t d = 0; d < p.batch_rank; ++d) bytes *= p.nest.sizes[d];
+      const bool streaming = simd::has_streaming_stores<Arch> && bytes >= simd::streaming_threshold_bytes();
+      for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
+        band_row_runs<Arch>(p, bg, y, out_row, in_row, streaming);
+      });
+      if (streaming) simd::streaming_fence<Arch>();
+      return;
+    }
+    if (contiguous_rows && p.width >= lanes && bg != Background::strided) {
+      for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
+        band_row_blend<Arch>(p, bg, y, out_row, in_row);
+      });
+      return;
+    }
+  }
+  (void)contiguous_rows;
+  for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) { band_row_scalar(p, y, out_row, in_row); });
+}
+
+// Typed entry: `in` may be nullptr (no input); `in_strides` has one stride per output
+// dimension (0 broadcasts).
+template <class Arch, class T>
+void diagonal_band(const T* in, const Dims& in_strides, TensorView<T> output, T value, std::int64_t begin,
+                   std::int64_t end) {
+  using U = simd::bits_t<T>;
+  diagonal_band_bits<Arch>(make_band_problem(reinterpret_cast<U*>(output.data()), output.sizes(), output.strides(),
+                                             reinterpret_cast<const U*>(in), in_strides, simd::to_bits(value),
+                                             begin, end));
+}
+
+}  // namespace refops::kernels::detail
+
+namespace refops::kernels {
+
+// DML_DIAGONAL_MATRIX: out = (y + offset == x) ? value_cast<T>(value) : 0. Output rank >= 2.
+template <class T>
+void diagonal_matrix(TensorView<T> output, std::int32_t offset, float value) {
+  detail::diagonal_band<simd::default_arch>(static_cast<const T*>(nullptr), Dims{}, output, value_cast<T>(value),
+                                            offset, std::int64_t{offset} + 1);
+}
+
+// DML_DIAGONAL_MATRIX1: Value where Begin <= x - y < End (outside [End, Begin) when
+// Begin > End), elsewhere the input at the same coordinate, or 0 without one. The input has
+// the output's sizes; its strides may be 0 (broadcast).
+template <class T>
+void diagonal_matrix1(std::optional<TensorView<const T>> input, TensorView<T> output, T value,
+                      std::int32_t fill_begin, std::int32_t fill_end) {
+  assert(!input || input->sizes() == output.sizes());
+  detail::diagonal_band<simd::default_arch>(input ? input->data() : nullptr, input ? input->strides() : Dims{},
+                                            output, value, fill_begin, fill_end);
+}
+
+}  // namespace refops::kernels
