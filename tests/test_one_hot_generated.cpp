@@ -130,3 +130,99 @@ TEST_CASE("ONE_HOT matches the oracle for every index and value type", "[one_hot
       visit_data_type(value_type, [&](auto t) { check_generated_cases<decltype(i), decltype(t)>(rng, 20); });
   });
 }
+
+namespace {
+
+// Every sequence of a {rows, L} (axis 1) and {L, rows} (axis 0) output gets one of the edge
+// indices, so each path sees all of them.
+template <class I, class T>
+void check_edges(std::uint32_t length) {
+  std::vector<std::int64_t> wanted{0, length - 1, length, length + 1, -1, -static_cast<std::int64_t>(length),
+                                   -static_cast<std::int64_t>(length) - 1};
+  std::vector<I> edges;
+  for (std::int64_t v : wanted)
+    if (std::is_signed_v<I> || v >= 0) edges.push_back(static_cast<I>(v));
+  edges.push_back(std::numeric_limits<I>::min());
+  edges.push_back(std::numeric_limits<I>::max());
+  if constexpr (sizeof(I) == 8) {  // equal to valid positions modulo 2^32
+    edges.push_back(static_cast<I>(std::uint64_t{1} << 32));
+    edges.push_back(static_cast<I>((std::uint64_t{1} << 32) + length - 1));
+    edges.push_back(static_cast<I>(std::uint64_t{0xFFFFFFFF00000000u}));
+  }
+  const auto rows = static_cast<std::uint32_t>(edges.size() * 5);  // several vectors of rows
+  for (std::uint32_t axis : {0u, 1u}) {
+    const Dims out_sizes = axis == 1 ? Dims{rows, length} : Dims{length, rows};
+    const Dims index_sizes = axis == 1 ? Dims{rows, 1} : Dims{1, rows};
+    const OneHotDesc desc{{data_type_v<I>, index_sizes, {}, 0},
+                          {data_type_v<T>, {1, 2}, {}, 0},
+                          {data_type_v<T>, out_sizes, {}, 0},
+                          axis};
+    Buffer indices = Buffer::for_tensor(desc.indices), values = Buffer::for_tensor(desc.values);
+    Buffer output = Buffer::for_tensor(desc.output);
+    std::size_t k = 0;
+    for_each_coordinate(index_sizes, [&](const Dims& c) { set<I>(indices, desc.indices, c, edges[k++ % edges.size()]); });
+    set<T>(values, desc.values, {0, 0}, T(3));
+    set<T>(values, desc.values, {0, 1}, T(7));
+    const Buffer expected = one_hot_oracle(desc.indices, indices, desc.values, values, desc.output, output, axis);
+    INFO("I=" << name_of(data_type_v<I>) << " T=" << name_of(data_type_v<T>) << " L=" << length << " axis=" << axis);
+    for_each_arch([&](Arch arch) {
+      output.fill(sentinel);
+      execute(desc, indices.in(), values.in(), output.out(), on(arch));
+      CHECK(output.bytes() == expected.bytes());
+    });
+  }
+}
+
+}  // namespace
+
+TEST_CASE("ONE_HOT: indices at the edges of each index type never alias a valid position", "[one_hot][generated]") {
+  for_each_index_type([&](auto i) {
+    using I = decltype(i);
+    for (std::uint32_t length : {1u, 3u, 17u, 300u}) {  // 300: past UINT8's range (int8 falls back)
+      check_edges<I, std::uint8_t>(length);
+      check_edges<I, float16>(length);
+      check_edges<I, float>(length);
+      check_edges<I, double>(length);
+    }
+  });
+}
+
+TEST_CASE("ONE_HOT: the streaming row path writes what the normal one does", "[one_hot][generated]") {
+  using Arch = simd::default_arch;
+  if constexpr (simd::has_streaming_stores<Arch>) {
+    REFOPS_TEST_RNG(rng);
+    for (std::uint32_t length : {1u, 5u, 16u, 33u, 256u, 1000u}) {
+      for (bool padded : {false, true}) {
+        const std::uint32_t rows = 37;
+        const Dims out_strides = padded ? Dims{length + 3, 1} : Dims{};
+        std::vector<std::int64_t> indices(rows);
+        for (auto& v : indices) v = rng.between_signed(-static_cast<std::int64_t>(length) - 2, length + 1);
+        std::vector<float> streamed(std::size_t{rows} * (length + 3) + 1, -1.0f), normal = streamed;
+        const kernels::detail::OneHotProblem<std::int64_t, std::uint32_t> p{
+            indices.data(), {1, 0}, nullptr, {rows, length}, padded ? out_strides : Dims{length, 1}, 1,
+            simd::to_bits(2.5f), simd::to_bits(-0.0f), true};
+        for (auto* out : {&streamed, &normal}) {
+          auto q = p;
+          q.output = reinterpret_cast<std::uint32_t*>(out->data() + 1);  // rows off the vector alignment
+          const auto nest = kernels::detail::one_hot_nest(q);
+          kernels::detail::one_hot_rows<Arch>(q, nest, kernels::detail::axis_of(nest), out == &streamed);
+        }
+        simd::streaming_fence<Arch>();
+        INFO("L=" << length << (padded ? " padded" : " packed"));
+        CHECK(std::memcmp(streamed.data(), normal.data(), streamed.size() * sizeof(float)) == 0);
+        const TensorDesc index_desc{DataType::int64, {rows, 1}, {}, 0};
+        const TensorDesc value_desc{DataType::float32, {1, 2}, {}, 0};
+        const TensorDesc out_desc{DataType::float32, {rows, length}, padded ? out_strides : Dims{}, 0};
+        Buffer ib(indices.size() * 8), vb(8), ob = Buffer::for_tensor(out_desc);
+        std::memcpy(ib.data(), indices.data(), indices.size() * 8);
+        set<float>(vb, value_desc, {0, 0}, 2.5f);
+        set<float>(vb, value_desc, {0, 1}, -0.0f);
+        ob.fill(std::byte{0});
+        const float minus_one = -1.0f;
+        for (std::size_t e = 0; e < ob.size() / 4; ++e) std::memcpy(ob.data() + 4 * e, &minus_one, 4);
+        const Buffer expected = one_hot_oracle(index_desc, ib, value_desc, vb, out_desc, ob, 1);
+        CHECK(std::memcmp(streamed.data() + 1, expected.data(), expected.size()) == 0);
+      }
+    }
+  }
+}
