@@ -16,7 +16,7 @@
 // Arches, two layouts people use, reached through canonicalization to outer x axis x inner:
 // - axis innermost and contiguous: fill a block of whole rows with OffValue, then drop the
 //   OnValues in while the block is in L1 (streaming stores for outputs beyond the last-level
-//   cache; std::memset when OffValue is all zero bytes);
+//   cache);
 // - axis outside a contiguous inner block: compare-and-select of the normalized positions
 //   against the sequence position, vectorized over a tile of the inner block.
 // Everything else runs the scalar reference. Only addressed elements are written; padding never.
@@ -155,10 +155,9 @@ void write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at,
     }
   }
   (void)streaming;
-  if (off == U{0})
-    std::memset(block, 0, n * sizeof(U));  // libc's zeroing (rep stosb) beats vector stores on some hosts
-  else
-    simd::fill<Arch>(block, n, off);
+  // No std::memset for an all-zero OffValue: per block it measured slower than these vector
+  // stores (docs/performance.md); vector stores of zero still store zero lines.
+  simd::fill<Arch>(block, n, off);
   for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
 }
 
