@@ -9,3 +9,4 @@
 #include <refops/kernels/simd.hpp>
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/diagonal_matrix.hpp>
+#include <refops/kernels/one_hot.hpp>

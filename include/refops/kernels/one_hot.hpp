@@ -1,0 +1,331 @@
+// ONE_HOT kernels (SPEC section 2).
+//
+// Semantics, the same on every path:
+// - A sequence is the output elements along `axis` for one coordinate of the other dimensions;
+//   its length is L = output.sizes()[axis]. Every element is OffValue except at most one OnValue.
+// - OffValue is values' element (0,...,0); OnValue is its logical row-major element 1 (the
+//   element one step along the last dimension of size > 1). Values are moved as bit patterns,
+//   so -0.0, NaN payloads and FLOAT16 survive exactly.
+// - The index of a sequence is read from `indices` at the same coordinate with axis set to 0.
+//   Unsigned index types: OnValue at i if i < L. Signed: i < 0 means i + L, valid when
+//   0 <= i + L. Anything outside [-L, L) gives an all-OffValue sequence. Indices are compared in
+//   full 64-bit width: INT64_MIN, UINT64_MAX and values >= 2^32 never alias a valid position.
+//   (OpenVINO's ignore mode turns the negative wrap off: negative indices are all-off.)
+//
+// Paths: the scalar reference (every layout; the only code the scalar Arch runs) and, on vector
+// Arches, two layouts people use, reached through canonicalization to outer x axis x inner:
+// - axis innermost and contiguous: fill a block of whole rows with OffValue, then drop the
+//   OnValues in while the block is in L1 (streaming stores for outputs beyond the last-level
+//   cache);
+// - axis outside a contiguous inner block: compare-and-select of the normalized positions
+//   against the sequence position, vectorized over a tile of the inner block.
+// Everything else runs the scalar reference. Only addressed elements are written; padding never.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <refops/dims.hpp>
+#include <refops/tensor_view.hpp>
+#include <refops/kernels/cache_info.hpp>
+#include <refops/kernels/loop_nest.hpp>
+#include <refops/kernels/simd.hpp>
+
+namespace refops::kernels::detail {
+
+inline constexpr std::uint64_t no_position = std::numeric_limits<std::uint64_t>::max();
+
+// The position in [0, length) an index puts OnValue at, or no_position.
+template <class I>
+std::uint64_t one_hot_position(I index, std::uint64_t length, bool wrap_negative) {
+  if constexpr (std::is_signed_v<I>) {
+    const auto v = static_cast<std::int64_t>(index);
+    if (v < 0) {
+      if (!wrap_negative) return no_position;
+      // |v| computed modulo 2^64, so INT64_MIN gives 2^63 and never wraps to a valid position.
+      const std::uint64_t magnitude = std::uint64_t{0} - static_cast<std::uint64_t>(v);
+      return magnitude <= length ? length - magnitude : no_position;
+    }
+  }
+  const auto u = static_cast<std::uint64_t>(index);
+  return u < length ? u : no_position;
+}
+
+// One ONE_HOT problem on bit patterns U: output and indices share the output's rank; indices
+// have size 1 (any stride) at the axis.
+template <class I, class U>
+struct OneHotProblem {
+  const I* indices;
+  Dims indices_strides;
+  U* output;
+  Dims sizes;  // the output's
+  Dims output_strides;
+  std::size_t axis;
+  U off, on;
+  bool wrap_negative;
+};
+
+// Operands of the loop nests below.
+inline constexpr std::size_t out_operand = 0, index_operand = 1;
+inline constexpr int other_role = 0, axis_role = 1;
+
+// The problem's dimensions with the axis tagged, size-1 dimensions dropped and contiguous
+// neighbours merged (the axis is kept even at length 1: it is what every path loops over).
+template <class I, class U>
+simd::LoopNest<2> one_hot_nest(const OneHotProblem<I, U>& p) {
+  simd::LoopNest<2> nest;
+  for (std::size_t d = 0; d < p.sizes.size(); ++d)
+    nest.push(p.sizes[d],
+              {static_cast<std::ptrdiff_t>(p.output_strides[d]),
+               d == p.axis ? 0 : static_cast<std::ptrdiff_t>(p.indices_strides[d])},
+              d == p.axis ? axis_role : other_role);
+  return simd::canonicalize(nest, 1u << axis_role);
+}
+
+// The nest without dimension `skip` (and without the axis when `skip_axis`).
+inline simd::LoopNest<2> without(const simd::LoopNest<2>& nest, std::size_t skip, std::size_t axis) {
+  simd::LoopNest<2> rest;
+  for (std::size_t d = 0; d < nest.rank; ++d)
+    if (d != skip && d != axis)
+      rest.push(nest.sizes[d], {nest.strides[out_operand][d], nest.strides[index_operand][d]},
+                nest.role[d]);
+  return rest;
+}
+
+inline std::size_t axis_of(const simd::LoopNest<2>& nest) {
+  std::size_t a = 0;
+  while (nest.role[a] != axis_role) ++a;
+  return a;
+}
+
+// SPEC section 2 read literally: every output element is OnValue if its position along the axis
+// is the position its sequence's index names, else OffValue. Any strides.
+template <class I, class U>
+void one_hot_reference(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest) {
+  const std::size_t a = axis_of(nest);
+  const std::uint64_t length = nest.sizes[a];
+  const std::ptrdiff_t step = nest.strides[out_operand][a];
+  const simd::LoopNest<2> others = without(nest, a, a);
+  simd::for_each_offset(others, others.rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
+    const std::uint64_t on_at =
+        one_hot_position(p.indices[offset[index_operand]], length, p.wrap_negative);
+    U* sequence = p.output + offset[out_operand];
+    for (std::uint64_t j = 0; j < length; ++j)
+      sequence[static_cast<std::ptrdiff_t>(j) * step] = j == on_at ? p.on : p.off;
+  });
+}
+
+// Writes n contiguous elements of OffValue at `block` with OnValue at the increasing offsets
+// on_at[0..count), each position once in the common case: streamed vectors carry their OnValue
+// already, and only the ragged head and tail (normal stores, still hot) are patched after.
+template <class Arch, class U>
+void write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
+                 bool streaming) {
+  if constexpr (simd::has_streaming_stores<Arch>) {
+    if (streaming) {
+      using batch = xsimd::batch<U, Arch>;
+      constexpr std::size_t lanes = batch::size;
+      const auto address = reinterpret_cast<std::uintptr_t>(block);
+      const std::size_t head = ((sizeof(batch) - address % sizeof(batch)) % sizeof(batch)) / sizeof(U);
+      if (address % sizeof(U) == 0 && head + lanes <= n) {
+        simd::fill<Arch>(block, head, off);
+        std::size_t k = 0;
+        for (; k < count && on_at[k] < head; ++k) block[on_at[k]] = on;
+        std::size_t i = head;
+        for (; i + lanes <= n; i += lanes) {
+          if (k < count && on_at[k] < i + lanes) {
+            alignas(sizeof(batch)) U lane_values[lanes];
+            std::fill(lane_values, lane_values + lanes, off);
+            for (; k < count && on_at[k] < i + lanes; ++k) lane_values[on_at[k] - i] = on;
+            simd::stream_store<Arch>(block + i, batch::load_aligned(lane_values));
+          } else {
+            simd::stream_vector<Arch>(block + i, off);
+          }
+        }
+        simd::fill<Arch>(block + i, n - i, off);
+        for (; k < count; ++k) block[on_at[k]] = on;
+        return;
+      }
+    }
+  }
+  (void)streaming;
+  // No std::memset for an all-zero OffValue: per block it measured slower than these vector
+  // stores (docs/performance.md); vector stores of zero still store zero lines.
+  simd::fill<Arch>(block, n, off);
+  for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
+}
+
+// Bytes of output one block of rows covers: small enough that the OnValue stores hit L1.
+inline constexpr std::size_t row_block_bytes = 4096;
+inline constexpr std::size_t max_rows_per_block = 512;
+
+// Axis innermost with stride 1: blocks of whole rows (several rows at once when they are
+// contiguous with each other, so short rows still get whole-vector fills).
+template <class Arch, class I, class U>
+void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t a,
+                  bool streaming) {
+  const std::size_t length = nest.sizes[a];
+  // The fastest other dimension walks the rows; the rest are outer loops.
+  const simd::LoopNest<2> outer = without(nest, a, a);
+  std::size_t rows = 1;
+  std::ptrdiff_t row_step = 0, index_step = 0;
+  std::size_t outer_rank = outer.rank;
+  if (outer.rank > 0) {
+    --outer_rank;
+    rows = outer.sizes[outer_rank];
+    row_step = outer.strides[out_operand][outer_rank];
+    index_step = outer.strides[index_operand][outer_rank];
+  }
+  const bool rows_touch = row_step == static_cast<std::ptrdiff_t>(length);
+  const std::size_t per_block =
+      rows_touch ? std::clamp<std::size_t>(row_block_bytes / (length * sizeof(U)), 1, max_rows_per_block)
+                 : 1;
+  simd::for_each_offset(outer, outer_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
+    std::size_t on_at[max_rows_per_block];
+    for (std::size_t r = 0; r < rows; r += per_block) {
+      const std::size_t n_rows = std::min(per_block, rows - r);
+      const I* index = p.indices + offset[index_operand] + static_cast<std::ptrdiff_t>(r) * index_step;
+      U* out = p.output + offset[out_operand] + static_cast<std::ptrdiff_t>(r) * row_step;
+      if (!rows_touch) {  // one row per block
+        const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
+        on_at[0] = static_cast<std::size_t>(at);
+        write_block<Arch>(out, length, p.off, p.on, on_at, at != no_position ? 1 : 0, streaming);
+        continue;
+      }
+      std::size_t count = 0;
+      for (std::size_t k = 0; k < n_rows; ++k) {
+        const std::uint64_t at =
+            one_hot_position(index[static_cast<std::ptrdiff_t>(k) * index_step], length, p.wrap_negative);
+        if (at != no_position) on_at[count++] = k * length + static_cast<std::size_t>(at);
+      }
+      write_block<Arch>(out, n_rows * length, p.off, p.on, on_at, count, streaming);
+    }
+  });
+}
+
+// Elements of the inner block handled per tile: their positions stay in L1 while every
+// sequence position is compared against them.
+inline constexpr std::size_t inner_tile = 1024;
+
+// Axis outside a stride-1 inner dimension: per tile of the inner dimension, normalize the
+// indices once into positions of U's width (no_position becomes U's maximum, which no valid
+// position reaches since L <= that maximum), then for every sequence position j store
+// select(position == j, on, off) over the tile.
+template <class Arch, class I, class U>
+void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t a,
+                   std::size_t inner) {
+  using batch = xsimd::batch<U, Arch>;
+  constexpr std::size_t lanes = batch::size;
+  constexpr U none = std::numeric_limits<U>::max();
+  const std::size_t length = nest.sizes[a];
+  const std::ptrdiff_t step = nest.strides[out_operand][a];
+  const std::size_t count = nest.sizes[inner];
+  const std::ptrdiff_t index_step = nest.strides[index_operand][inner];
+  const simd::LoopNest<2> outer = without(nest, inner, a);
+  const batch on(p.on), off(p.off);
+  simd::for_each_offset(outer, outer.rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
+    alignas(64) U position[inner_tile];
+    for (std::size_t t = 0; t < count; t += inner_tile) {
+      const std::size_t n = std::min(inner_tile, count - t);
+      const I* index = p.indices + offset[index_operand] + static_cast<std::ptrdiff_t>(t) * index_step;
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::uint64_t at =
+            one_hot_position(index[static_cast<std::ptrdiff_t>(k) * index_step], length, p.wrap_negative);
+        position[k] = at == no_position ? none : static_cast<U>(at);
+      }
+      U* tile = p.output + offset[out_operand] + static_cast<std::ptrdiff_t>(t);
+      for (std::size_t j = 0; j < length; ++j) {
+        U* out = tile + static_cast<std::ptrdiff_t>(j) * step;
+        const U here = static_cast<U>(j);
+        const batch j_vector(here);
+        std::size_t k = 0;
+        for (; k + lanes <= n; k += lanes)
+          xsimd::select(batch::load_aligned(position + k) == j_vector, on, off).store_unaligned(out + k);
+        for (; k < n; ++k) out[k] = position[k] == here ? p.on : p.off;
+      }
+    }
+  });
+}
+
+// Picks the path for the canonical nest: the dimension with output stride 1 decides.
+template <class Arch, class I, class U>
+void one_hot_bits(const OneHotProblem<I, U>& p) {
+  const simd::LoopNest<2> nest = one_hot_nest(p);
+  if constexpr (simd::is_vector_arch<Arch>) {
+    const std::size_t a = axis_of(nest);
+    std::size_t unit = nest.rank;
+    for (std::size_t d = nest.rank; d-- > 0;)
+      if (nest.strides[out_operand][d] == 1 && nest.sizes[d] > 1) {
+        unit = d;
+        break;
+      }
+    std::uint64_t elements = 1;
+    for (std::uint32_t s : p.sizes) elements *= s;
+    if (unit == a) {
+      const bool streaming =
+          simd::has_streaming_stores<Arch> && elements * sizeof(U) >= simd::streaming_threshold_bytes();
+      one_hot_rows<Arch>(p, nest, a, streaming);
+      if (streaming) simd::streaming_fence<Arch>();
+      return;
+    }
+    if (unit < nest.rank && nest.sizes[a] <= std::numeric_limits<U>::max()) {
+      one_hot_inner<Arch>(p, nest, a, unit);
+      return;
+    }
+  }
+  one_hot_reference(p, nest);
+}
+
+// Bit pattern of a value read from memory of type T.
+template <class T>
+simd::bits_t<T> load_bits(const T* p) {
+  simd::bits_t<T> bits;
+  std::memcpy(&bits, p, sizeof(T));
+  return bits;
+}
+
+// OnValue's element: one step along the last dimension of size > 1 (element 0 if none).
+template <class T>
+const T* on_value_of(TensorView<const T> values) {
+  for (std::size_t d = values.rank(); d-- > 0;)
+    if (values.sizes()[d] > 1) return values.data() + values.strides()[d];
+  return values.data();
+}
+
+// The typed kernel on an explicit Arch; `wrap_negative` false is OpenVINO's ignore mode.
+template <class Arch, class I, class T>
+void one_hot(TensorView<const I> indices, TensorView<const T> values, TensorView<T> output,
+             std::uint32_t axis, bool wrap_negative = true) {
+  using U = simd::bits_t<T>;
+  assert(axis < output.rank() && indices.rank() == output.rank());
+  const OneHotProblem<I, U> problem{indices.data(),
+                                    indices.strides(),
+                                    reinterpret_cast<U*>(output.data()),
+                                    output.sizes(),
+                                    output.strides(),
+                                    axis,
+                                    load_bits(values.data()),
+                                    load_bits(on_value_of(values)),
+                                    wrap_negative};
+  one_hot_bits<Arch>(problem);
+}
+
+}  // namespace refops::kernels::detail
+
+namespace refops::kernels {
+
+// API.md: ONE_HOT on the widest vector instruction set this translation unit is compiled for.
+// Assumes a valid description (the compiled layer validates).
+template <class I, class T>
+void one_hot(TensorView<const I> indices, TensorView<const T> values, TensorView<T> output,
+             std::uint32_t axis) {
+  detail::one_hot<simd::default_arch>(indices, values, output, axis);
+}
+
+}  // namespace refops::kernels

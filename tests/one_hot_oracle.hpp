@@ -1,0 +1,61 @@
+// The ONE_HOT oracle of the tests: a dense loop over every output coordinate, deliberately
+// simpler than the kernels (no canonicalization, no position normalization: the index is
+// widened to 128 bits and the wrap is one addition), writing into a copy of the
+// sentinel-filled output so padding keeps its sentinel.
+#pragma once
+
+#include <cstdint>
+
+#include <refops/refops.hpp>
+
+#include "support/buffers.hpp"
+
+namespace refops::test {
+
+__extension__ typedef __int128 wide_int;  // every index type and its wrap, exactly
+
+// The value of an integer index element at `coordinate`, widened exactly.
+inline wide_int index_at(const Buffer& indices, const TensorDesc& desc, const Dims& coordinate) {
+  switch (desc.data_type) {
+    case DataType::uint32: return get<std::uint32_t>(indices, desc, coordinate);
+    case DataType::int32: return get<std::int32_t>(indices, desc, coordinate);
+    case DataType::uint64: return get<std::uint64_t>(indices, desc, coordinate);
+    default: return get<std::int64_t>(indices, desc, coordinate);
+  }
+}
+
+// Copies `bytes` bytes of the element at `coordinate` of `from` to `coordinate` of `to`.
+inline void copy_element(const Buffer& from, const TensorDesc& from_desc, const Dims& from_coordinate,
+                         Buffer& to, const TensorDesc& to_desc, const Dims& to_coordinate) {
+  std::memcpy(to.data() + byte_offset(to_desc, to_coordinate),
+              from.data() + byte_offset(from_desc, from_coordinate), size_of(to_desc.data_type));
+}
+
+// `output` is the sentinel-filled buffer the kernel will get; returns what it must become.
+inline Buffer one_hot_oracle(const TensorDesc& indices_desc, const Buffer& indices,
+                             const TensorDesc& values_desc, const Buffer& values,
+                             const TensorDesc& output_desc, const Buffer& output, std::uint32_t axis,
+                             bool wrap_negative = true) {
+  // OffValue and OnValue: the first and second coordinates in row-major order.
+  Dims off_at = values_desc.sizes, on_at = values_desc.sizes;
+  int seen = 0;
+  for_each_coordinate(values_desc.sizes, [&](const Dims& c) {
+    if (seen == 0) off_at = c;
+    if (seen == 1) on_at = c;
+    ++seen;
+  });
+  const bool is_signed = indices_desc.data_type == DataType::int32 || indices_desc.data_type == DataType::int64;
+  const wide_int length = output_desc.sizes[axis];
+  Buffer expected(output.size());
+  std::memcpy(expected.data(), output.data(), output.size());
+  for_each_coordinate(output_desc.sizes, [&](const Dims& c) {
+    Dims ic = c;
+    ic[axis] = 0;
+    wide_int i = index_at(indices, indices_desc, ic);
+    if (is_signed && wrap_negative && i < 0) i += length;
+    copy_element(values, values_desc, i == c[axis] ? on_at : off_at, expected, output_desc, c);
+  });
+  return expected;
+}
+
+}  // namespace refops::test

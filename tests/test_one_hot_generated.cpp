@@ -1,0 +1,228 @@
+// Generated ONE_HOT problems against the oracle (tests/one_hot_oracle.hpp), bit-exact over the
+// whole output buffer (padding must keep the sentinel), on every path this CPU has: all 4 x 11
+// type pairs, every axis position, 1-8 dimensions, sizes around the vector widths, packed,
+// padded and transposed outputs, broadcast indices and values, misaligned bases, and indices at
+// the edges of each index type.
+#include <refops/kernels/one_hot.hpp>
+#include <refops/refops.hpp>
+
+#include <array>
+#include <limits>
+#include <vector>
+
+#include "one_hot_oracle.hpp"
+#include "support/archs.hpp"
+#include "support/buffers.hpp"
+#include "support/catch.hpp"
+#include "support/layouts.hpp"
+#include "support/random.hpp"
+#include "validation/tensor_rules.hpp"
+
+using namespace refops;
+using namespace refops::test;
+
+namespace {
+
+// Calls f(I{}) for each of the 4 index types.
+template <class F>
+void for_each_index_type(F&& f) {
+  f(std::uint32_t{});
+  f(std::int32_t{});
+  f(std::uint64_t{});
+  f(std::int64_t{});
+}
+
+// An index for a sequence of `length`: mostly valid, often negative or past either end, and
+// now and then an extreme of the type or a value that equals a valid one modulo 2^32.
+template <class I>
+I random_index(TestRng& rng, std::uint32_t length) {
+  const auto L = static_cast<std::int64_t>(length);
+  constexpr bool is_signed = std::is_signed_v<I>;
+  switch (rng.between(0, 9)) {
+    case 0: return std::numeric_limits<I>::max();
+    case 1: return std::numeric_limits<I>::min();
+    case 2: return static_cast<I>(L + static_cast<std::int64_t>(rng.between(0, 2)));  // L, L+1, L+2
+    case 3:
+      if constexpr (sizeof(I) == 8) return static_cast<I>((std::uint64_t{1} << 32) + rng.between(0, length - 1));
+      else return static_cast<I>(rng.bits());
+    case 4:
+    case 5:
+      if constexpr (is_signed) return static_cast<I>(-static_cast<std::int64_t>(rng.between(1, length + 1)));
+      else return static_cast<I>(rng.between(0, length - 1));
+    default: return static_cast<I>(rng.between(0, length - 1));
+  }
+}
+
+// Sizes of `rank` dimensions: each from a list around the vector widths, the product capped.
+Dims random_sizes(TestRng& rng, std::size_t rank, std::uint64_t cap) {
+  static constexpr std::uint32_t picks[] = {1, 1, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 130};
+  Dims sizes;
+  for (std::size_t d = 0; d < rank; ++d)
+    sizes.push_back(picks[rng.between(0, std::size(picks) - 1)]);
+  auto product = [&] {
+    std::uint64_t p = 1;
+    for (auto s : sizes) p *= s;
+    return p;
+  };
+  while (product() > cap) {
+    const std::size_t d = rng.between(0, rank - 1);
+    if (sizes[d] > 1) sizes[d] = static_cast<std::uint32_t>(rng.between(1, sizes[d] / 2));
+  }
+  return sizes;
+}
+
+// Values sizes of the output's rank holding at least 2 elements (shapes like {1,1,3,1}).
+Dims random_value_sizes(TestRng& rng, std::size_t rank) {
+  Dims sizes;
+  for (std::size_t d = 0; d < rank; ++d) sizes.push_back(1);
+  sizes[rng.between(0, rank - 1)] = static_cast<std::uint32_t>(rng.between(2, 3));
+  if (rng.chance(0.3)) sizes[rng.between(0, rank - 1)] = 2;
+  return sizes;
+}
+
+template <class I, class T>
+void check_generated_cases(TestRng& rng, int cases) {
+  for (int n = 0; n < cases; ++n) {
+    const std::size_t rank = rng.between(1, 8);
+    const auto axis = static_cast<std::uint32_t>(rng.between(0, rank - 1));
+    const Dims out_sizes = random_sizes(rng, rank, 2500);
+    Dims index_sizes = out_sizes;
+    index_sizes[axis] = 1;
+    const Dims value_sizes = random_value_sizes(rng, rank);
+    const Layout out_layout = output_layouts[rng.between(0, 2)];
+    const Layout index_layout = input_layouts[rng.between(0, 3)];
+    const Layout value_layout = input_layouts[rng.between(0, 3)];
+    const OneHotDesc desc{{data_type_v<I>, index_sizes, make_strides(index_sizes, index_layout, rng), 0},
+                          {data_type_v<T>, value_sizes, make_strides(value_sizes, value_layout, rng), 0},
+                          {data_type_v<T>, out_sizes, make_strides(out_sizes, out_layout, rng), 0},
+                          axis};
+    Buffer indices = Buffer::for_tensor(desc.indices);
+    Buffer values = Buffer::for_tensor(desc.values);
+    Buffer output = Buffer::for_tensor(desc.output, sizeof(T) * rng.between(0, 3));
+    for_each_coordinate(index_sizes, [&](const Dims& c) {
+      set<I>(indices, desc.indices, c, random_index<I>(rng, out_sizes[axis]));
+    });
+    for_each_coordinate(value_sizes, [&](const Dims& c) { set<T>(values, desc.values, c, rng.nonzero_value<T>()); });
+    if (rng.chance(0.3)) {  // OffValue all zero bytes: the zero fast path
+      Dims origin = value_sizes;
+      for (auto& c : origin) c = 0;
+      set<T>(values, desc.values, origin, T(0));
+    }
+    const Buffer expected = one_hot_oracle(desc.indices, indices, desc.values, values, desc.output, output, axis);
+    INFO("I=" << name_of(data_type_v<I>) << " T=" << name_of(data_type_v<T>) << " sizes=" << detail::to_text(out_sizes)
+              << " strides=" << detail::to_text(desc.output.strides) << " indices strides="
+              << detail::to_text(desc.indices.strides) << " values " << detail::to_text(value_sizes) << " strides "
+              << detail::to_text(desc.values.strides) << " axis=" << axis);
+    for_each_arch([&](Arch arch) {
+      output.fill(sentinel);
+      execute(desc, indices.in(), values.in(), output.out(), on(arch));
+      CHECK(output.bytes() == expected.bytes());
+    });
+  }
+}
+
+}  // namespace
+
+TEST_CASE("ONE_HOT matches the oracle for every index and value type", "[one_hot][generated]") {
+  REFOPS_TEST_RNG(rng);
+  for_each_index_type([&](auto i) {
+    for (DataType value_type : all_data_types)
+      visit_data_type(value_type, [&](auto t) { check_generated_cases<decltype(i), decltype(t)>(rng, 20); });
+  });
+}
+
+namespace {
+
+// Every sequence of a {rows, L} (axis 1) and {L, rows} (axis 0) output gets one of the edge
+// indices, so each path sees all of them.
+template <class I, class T>
+void check_edges(std::uint32_t length) {
+  std::vector<std::int64_t> wanted{0, length - 1, length, length + 1, -1, -static_cast<std::int64_t>(length),
+                                   -static_cast<std::int64_t>(length) - 1};
+  std::vector<I> edges;
+  for (std::int64_t v : wanted)
+    if (std::is_signed_v<I> || v >= 0) edges.push_back(static_cast<I>(v));
+  edges.push_back(std::numeric_limits<I>::min());
+  edges.push_back(std::numeric_limits<I>::max());
+  if constexpr (sizeof(I) == 8) {  // equal to valid positions modulo 2^32
+    edges.push_back(static_cast<I>(std::uint64_t{1} << 32));
+    edges.push_back(static_cast<I>((std::uint64_t{1} << 32) + length - 1));
+    edges.push_back(static_cast<I>(std::uint64_t{0xFFFFFFFF00000000u}));
+  }
+  const auto rows = static_cast<std::uint32_t>(edges.size() * 5);  // several vectors of rows
+  for (std::uint32_t axis : {0u, 1u}) {
+    const Dims out_sizes = axis == 1 ? Dims{rows, length} : Dims{length, rows};
+    const Dims index_sizes = axis == 1 ? Dims{rows, 1} : Dims{1, rows};
+    const OneHotDesc desc{{data_type_v<I>, index_sizes, {}, 0},
+                          {data_type_v<T>, {1, 2}, {}, 0},
+                          {data_type_v<T>, out_sizes, {}, 0},
+                          axis};
+    Buffer indices = Buffer::for_tensor(desc.indices), values = Buffer::for_tensor(desc.values);
+    Buffer output = Buffer::for_tensor(desc.output);
+    std::size_t k = 0;
+    for_each_coordinate(index_sizes, [&](const Dims& c) { set<I>(indices, desc.indices, c, edges[k++ % edges.size()]); });
+    set<T>(values, desc.values, {0, 0}, T(3));
+    set<T>(values, desc.values, {0, 1}, T(7));
+    const Buffer expected = one_hot_oracle(desc.indices, indices, desc.values, values, desc.output, output, axis);
+    INFO("I=" << name_of(data_type_v<I>) << " T=" << name_of(data_type_v<T>) << " L=" << length << " axis=" << axis);
+    for_each_arch([&](Arch arch) {
+      output.fill(sentinel);
+      execute(desc, indices.in(), values.in(), output.out(), on(arch));
+      CHECK(output.bytes() == expected.bytes());
+    });
+  }
+}
+
+}  // namespace
+
+TEST_CASE("ONE_HOT: indices at the edges of each index type never alias a valid position", "[one_hot][generated]") {
+  for_each_index_type([&](auto i) {
+    using I = decltype(i);
+    for (std::uint32_t length : {1u, 3u, 17u, 300u}) {  // 300: past UINT8's range (int8 falls back)
+      check_edges<I, std::uint8_t>(length);
+      check_edges<I, float16>(length);
+      check_edges<I, float>(length);
+      check_edges<I, double>(length);
+    }
+  });
+}
+
+TEST_CASE("ONE_HOT: the streaming row path writes what the normal one does", "[one_hot][generated]") {
+  using Arch = simd::default_arch;
+  if constexpr (simd::has_streaming_stores<Arch>) {
+    REFOPS_TEST_RNG(rng);
+    for (std::uint32_t length : {1u, 5u, 16u, 33u, 256u, 1000u}) {
+      for (bool padded : {false, true}) {
+        const std::uint32_t rows = 37;
+        const Dims out_strides = padded ? Dims{length + 3, 1} : Dims{};
+        std::vector<std::int64_t> indices(rows);
+        for (auto& v : indices) v = rng.between_signed(-static_cast<std::int64_t>(length) - 2, length + 1);
+        std::vector<float> streamed(std::size_t{rows} * (length + 3) + 1, -1.0f), normal = streamed;
+        const kernels::detail::OneHotProblem<std::int64_t, std::uint32_t> p{
+            indices.data(), {1, 0}, nullptr, {rows, length}, padded ? out_strides : Dims{length, 1}, 1,
+            simd::to_bits(2.5f), simd::to_bits(-0.0f), true};
+        for (auto* out : {&streamed, &normal}) {
+          auto q = p;
+          q.output = reinterpret_cast<std::uint32_t*>(out->data() + 1);  // rows off the vector alignment
+          const auto nest = kernels::detail::one_hot_nest(q);
+          kernels::detail::one_hot_rows<Arch>(q, nest, kernels::detail::axis_of(nest), out == &streamed);
+        }
+        simd::streaming_fence<Arch>();
+        INFO("L=" << length << (padded ? " padded" : " packed"));
+        CHECK(std::memcmp(streamed.data(), normal.data(), streamed.size() * sizeof(float)) == 0);
+        const TensorDesc index_desc{DataType::int64, {rows, 1}, {}, 0};
+        const TensorDesc value_desc{DataType::float32, {1, 2}, {}, 0};
+        const TensorDesc out_desc{DataType::float32, {rows, length}, padded ? out_strides : Dims{}, 0};
+        Buffer ib(indices.size() * 8), vb(8), ob = Buffer::for_tensor(out_desc);
+        std::memcpy(ib.data(), indices.data(), indices.size() * 8);
+        set<float>(vb, value_desc, {0, 0}, 2.5f);
+        set<float>(vb, value_desc, {0, 1}, -0.0f);
+        ob.fill(std::byte{0});
+        const float minus_one = -1.0f;
+        for (std::size_t e = 0; e < ob.size() / 4; ++e) std::memcpy(ob.data() + 4 * e, &minus_one, 4);
+        const Buffer expected = one_hot_oracle(index_desc, ib, value_desc, vb, out_desc, ob, 1);
+        CHECK(std::memcmp(streamed.data() + 1, expected.data(), expected.size()) == 0);
+      }
+    }
+  }
+}
