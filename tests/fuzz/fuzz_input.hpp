@@ -103,7 +103,7 @@ class FuzzInput {
     return static_cast<DataType>(b <= 11 ? b : b == 12 ? 0u : b == 13 ? 12u : b == 14 ? 0x7FFFFFFFu : 0xFFFFFFFFu);
   }
   // A valid DataType, one of `allowed` (an operator's supported types).
-  DataType data_type_of(std::span<const DataType> allowed) { return allowed[byte() % allowed.size()]; }
+  DataType data_type_in(std::span<const DataType> allowed) { return allowed[byte() % allowed.size()]; }
 
   // A size: 1..5 for bytes 0..249, then 0, 6, 64, 65536, 2^31, 2^32-1.
   std::uint32_t size_value() { return small_or_edge(1, 5, byte()); }
@@ -129,7 +129,7 @@ class FuzzInput {
   // A description with a valid type from `allowed` and `rank` dimensions (layout as above).
   TensorDesc tensor_of_rank(std::size_t rank, std::span<const DataType> allowed) {
     TensorDesc t;
-    t.data_type = data_type_of(allowed);
+    t.data_type = data_type_in(allowed);
     t.sizes = sizes(rank);
     strides_and_total(t);
     return t;
