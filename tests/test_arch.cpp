@@ -1,5 +1,6 @@
 // CPU detection, the dispatch order and forcing a path.
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include <refops/refops.hpp>
@@ -66,3 +67,12 @@ TEST_CASE("forcing an arch this machine lacks is an Error naming ExecuteOptions.
     }
   }
 }
+
+#if defined(REFOPS_BUILD_NEON)
+// The aarch64 preset runs under qemu: prove the NEON path is there, so the for_each_arch tests
+// really compare NEON with scalar (unless REFOPS_ARCH caps it on purpose).
+TEST_CASE("an Arm build offers the NEON path first", "[arch]") {
+  if (const char* cap = std::getenv("REFOPS_ARCH"); cap && *cap) return;
+  CHECK(available_archs().front() == Arch::neon);
+}
+#endif
