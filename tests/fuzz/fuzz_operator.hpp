@@ -170,6 +170,26 @@ inline void small_integers(FuzzInput& in, Out window, std::size_t element_bytes)
   }
 }
 
+// "a5 a5 00 00 ...": bytes for a failure message (the first 256).
+inline std::string hex(const std::byte* data, std::size_t size) {
+  std::string text;
+  char digits[4];
+  for (std::size_t i = 0; i < std::min<std::size_t>(size, 256); ++i) {
+    std::snprintf(digits, sizeof digits, "%02x ", static_cast<unsigned>(data[i]));
+    text += digits;
+  }
+  return text + (size > 256 ? "..." : "");
+}
+
+// The output window equals the oracle's bytes exactly.
+inline void check_window(const CallBuffers& buffers, std::size_t window, const std::byte* expected,
+                         std::size_t expected_size, const std::string& what) {
+  const In got = buffers.in(window);
+  FUZZ_CHECK(got.size() == expected_size && std::memcmp(got.data(), expected, got.size()) == 0,
+             "the output differs from the oracle: " + what + "\n  got      " + hex(got.data(), got.size()) +
+                 "\n  expected " + hex(expected, expected_size));
+}
+
 // Element count of `sizes`, saturating above `cap`.
 inline std::uint64_t element_count(const Dims& sizes, std::uint64_t cap) {
   std::uint64_t n = 1;
