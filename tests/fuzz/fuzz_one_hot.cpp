@@ -135,29 +135,8 @@ void fuzz_one_hot_v1(FuzzInput& in) {
   if (!fuzz::check_execute(validated, buffers, before, options, run, what)) return;
   if (fuzz::element_count(output_tensor.sizes, oracle_elements) > oracle_elements) return;
 
-  // The ONE_HOT view for the oracle: a size-1, stride-0 index dimension at the axis and the
-  // values {off, on} along the last dimension.
-  const std::size_t out_rank = output_tensor.sizes.size();
-  const auto axis = static_cast<std::uint32_t>(desc.axis < 0 ? desc.axis + static_cast<std::int64_t>(out_rank)
-                                                             : desc.axis);
-  TensorDesc index_view = desc.indices;
-  Dims index_strides = effective_strides(desc.indices);
-  index_view.sizes.insert(axis, 1);
-  index_strides.insert(axis, 0);
-  index_view.strides = index_strides;
-  Dims value_sizes;
-  for (std::size_t d = 0; d + 1 < out_rank; ++d) value_sizes.push_back(1);
-  value_sizes.push_back(2);
-  const TensorDesc value_view{output_tensor.data_type, value_sizes, {}, 0};
-  const std::size_t bytes = size_of(output_tensor.data_type);
-  test::Buffer value_buffer(2 * bytes);
-  std::memcpy(value_buffer.data(), desc.off_value.union_bytes().data(), bytes);
-  std::memcpy(value_buffer.data() + bytes, desc.on_value.union_bytes().data(), bytes);
   check_output(buffers, output,
-               test::one_hot_oracle(index_view, before.to_test_buffer(indices), value_view, value_buffer,
-                                    output_tensor, before.to_test_buffer(output), axis,
-                                    desc.negative_indices == NegativeIndices::normalize),
-               what);
+               test::one_hot_v1_oracle(desc, before.to_test_buffer(indices), before.to_test_buffer(output)), what);
 }
 
 }  // namespace
