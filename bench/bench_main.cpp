@@ -86,8 +86,14 @@ class Collector : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
       auto it = r.counters.find("bytes_per_second");
-      if (it != r.counters.end() && r.error_occurred == false)
-        gbps[r.benchmark_name()] = static_cast<double>(it->second) / 1e9;
+      if (it != r.counters.end() && r.error_occurred == false) {
+        // UseRealTime() appends "/real_time" to the name; the summary looks cases up without it.
+        std::string name = r.benchmark_name();
+        const std::string suffix = "/real_time";
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+          name.resize(name.size() - suffix.size());
+        gbps[name] = static_cast<double>(it->second) / 1e9;
+      }
     }
     ConsoleReporter::ReportRuns(runs);
   }

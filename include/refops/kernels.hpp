@@ -8,3 +8,4 @@
 #include <refops/tensor_view.hpp>
 #include <refops/kernels/simd.hpp>
 #include <refops/kernels/loop_nest.hpp>
+#include <refops/kernels/hardmax.hpp>

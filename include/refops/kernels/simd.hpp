@@ -87,13 +87,14 @@ inline constexpr bool has_streaming_stores =
 #endif
     false;
 
-// Stores one aligned vector of `pattern` around the cache. Only for has_streaming_stores<Arch>.
+// Stores one aligned vector around the cache. Only for has_streaming_stores<Arch>. (The batch
+// form serves kernels whose vectors are not one repeated pattern, such as HARDMAX's
+// compare-and-select rows.)
 template <class Arch, class U>
-void stream_vector(U* p, U pattern) {
-  const auto v = xsimd::batch<U, Arch>(pattern);
+void stream_vector(U* p, const xsimd::batch<U, Arch>& v) {
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
-    _mm512_stream_si512(reinterpret_cast<void*>(p), xsimd::bitwise_cast<xsimd::batch<std::int32_t, Arch>>(v));
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(p), xsimd::bitwise_cast<xsimd::batch<std::int32_t, Arch>>(v));
     return;
   } else
 #endif
@@ -112,6 +113,10 @@ void stream_vector(U* p, U pattern) {
   {
     static_assert(has_streaming_stores<Arch>, "no streaming stores on this Arch");
   }
+}
+template <class Arch, class U>
+void stream_vector(U* p, U pattern) {
+  stream_vector<Arch>(p, xsimd::batch<U, Arch>(pattern));
 }
 
 // Orders streaming stores before whatever the caller does next (the output is complete and
