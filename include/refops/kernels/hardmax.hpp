@@ -261,9 +261,10 @@ struct Vector {
   using K = typename Traits<T>::K;
   using B = xsimd::batch<K, Arch>;
   static constexpr std::size_t lanes = B::size;
-  // Rows path: elements per block. One block is rescanned per group, so it stays small enough
-  // to be in L1 and large enough that the per-block compare with the best is rare work.
-  static constexpr std::size_t block = 4096 / sizeof(T);
+  // Rows path: elements per block. Each group rescans one block (to locate its first
+  // maximum), so a small block keeps that short; a block costs one vector compare with the
+  // best so far, and a horizontal maximum only when it beats it (rare after the first few).
+  static constexpr std::size_t block = 1024 / sizeof(T);
   // Columns path: lanes of per-group state (key and winning index) kept in L1.
   static constexpr std::size_t tile = 8192 / sizeof(T);
 
