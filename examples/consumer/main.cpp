@@ -1,5 +1,6 @@
 // Uses the installed refops: the vocabulary, validation and dispatch of the compiled layer, and
 // the header-only typed layer. Exits non-zero if anything is not as documented.
+#include <cstdint>
 #include <cstdio>
 #include <span>
 #include <vector>
@@ -21,6 +22,15 @@ int main() {
   execute(DiagonalMatrixDesc{{DataType::float32, Dims{1, 1, 3, 3}, {}, 0}, 0, 1.0f},
           std::as_writable_bytes(std::span(eye)));
   if (eye != std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1}) return 3;
+
+  // ONE_HOT through the header-only typed layer, compiled for this project's own flags.
+  const std::vector<std::int32_t> indices{2, -1};  // -1 counts from the end of the sequence
+  const std::vector<float> values{0.5f, 9.0f};     // {off, on}
+  std::vector<float> one_hot(6);
+  kernels::one_hot<std::int32_t, float>(make_view(indices.data(), Dims{2, 1}),
+                                        make_view(values.data(), Dims{1, 2}),
+                                        make_view(one_hot.data(), Dims{2, 3}), 1);
+  if (one_hot != std::vector<float>{0.5f, 0.5f, 9.0f, 0.5f, 0.5f, 9.0f}) return 4;
 
   std::printf("refops %d.%d.%d, best path %s\n", REFOPS_VERSION_MAJOR, REFOPS_VERSION_MINOR,
               REFOPS_VERSION_PATCH, std::string(name_of(available_archs().front())).c_str());

@@ -10,3 +10,4 @@
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/diagonal_matrix.hpp>
 #include <refops/kernels/one_hot.hpp>
+#include <refops/kernels/hardmax.hpp>

@@ -3,6 +3,8 @@
 // output is far larger than the last-level cache (research/peers.md section 7).
 #pragma once
 
+#include <refops/kernels/abi.hpp>
+
 #include <cstddef>
 #include <cstdlib>
 
@@ -10,7 +12,7 @@
 #include <unistd.h>
 #endif
 
-namespace refops::simd {
+namespace refops::simd::inline REFOPS_KERNEL_ABI {
 
 // Bytes of the last-level cache as the OS reports it; 32 MiB when it does not say.
 inline std::size_t last_level_cache_bytes() {
@@ -40,4 +42,4 @@ inline std::size_t streaming_threshold_bytes() {
   return bytes;
 }
 
-}  // namespace refops::simd
+}  // namespace refops::simd::inline REFOPS_KERNEL_ABI

@@ -30,6 +30,8 @@
 //    scalar formula.
 #pragma once
 
+#include <refops/kernels/abi.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -45,7 +47,7 @@
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/simd.hpp>
 
-namespace refops::kernels::detail {
+namespace refops::kernels::inline REFOPS_KERNEL_ABI::detail {
 
 // SPEC's test for one element, verbatim.
 inline bool band_uses_value(std::int64_t top_x, std::int64_t begin, std::int64_t end) {
@@ -308,9 +310,9 @@ void diagonal_band(const T* in, const Dims& in_strides, TensorView<T> output, T 
                                              begin, end));
 }
 
-}  // namespace refops::kernels::detail
+}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::detail
 
-namespace refops::kernels {
+namespace refops::kernels::inline REFOPS_KERNEL_ABI {
 
 // DML_DIAGONAL_MATRIX: out = (y + offset == x) ? value_cast<T>(value) : 0. Output rank >= 2.
 template <class T>
@@ -330,4 +332,4 @@ void diagonal_matrix1(std::optional<TensorView<const T>> input, TensorView<T> ou
                                             output, value, fill_begin, fill_end);
 }
 
-}  // namespace refops::kernels
+}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI

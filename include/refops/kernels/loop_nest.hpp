@@ -3,13 +3,15 @@
 // the same order, so that most real shapes reach one fast loop.
 #pragma once
 
+#include <refops/kernels/abi.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
 
 #include <refops/dims.hpp>
 
-namespace refops::simd {
+namespace refops::simd::inline REFOPS_KERNEL_ABI {
 
 template <std::size_t K>
 struct LoopNest {
@@ -86,4 +88,4 @@ void for_each_offset(const LoopNest<K>& nest, std::size_t rank, F&& f) {
   }
 }
 
-}  // namespace refops::simd
+}  // namespace refops::simd::inline REFOPS_KERNEL_ABI

@@ -22,6 +22,8 @@
 // Everything else runs the scalar reference. Only addressed elements are written; padding never.
 #pragma once
 
+#include <refops/kernels/abi.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -37,7 +39,7 @@
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/simd.hpp>
 
-namespace refops::kernels::detail {
+namespace refops::kernels::inline REFOPS_KERNEL_ABI::detail {
 
 inline constexpr std::uint64_t no_position = std::numeric_limits<std::uint64_t>::max();
 
@@ -316,9 +318,9 @@ void one_hot(TensorView<const I> indices, TensorView<const T> values, TensorView
   one_hot_bits<Arch>(problem);
 }
 
-}  // namespace refops::kernels::detail
+}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::detail
 
-namespace refops::kernels {
+namespace refops::kernels::inline REFOPS_KERNEL_ABI {
 
 // API.md: ONE_HOT on the widest vector instruction set this translation unit is compiled for.
 // Assumes a valid description (the compiled layer validates).
@@ -328,4 +330,4 @@ void one_hot(TensorView<const I> indices, TensorView<const T> values, TensorView
   detail::one_hot<simd::default_arch>(indices, values, output, axis);
 }
 
-}  // namespace refops::kernels
+}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI

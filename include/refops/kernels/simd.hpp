@@ -7,6 +7,8 @@
 // consumer's compiler flags allow.
 #pragma once
 
+#include <refops/kernels/abi.hpp>
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +21,7 @@
 #include <immintrin.h>
 #endif
 
-namespace refops::simd {
+namespace refops::simd::inline REFOPS_KERNEL_ABI {
 
 // The portable path: plain C++ loops, no vector types. The reference every other path must
 // match bit for bit.
@@ -156,4 +158,4 @@ void stream_fill(U* p, std::size_t count, U pattern) {
   }
 }
 
-}  // namespace refops::simd
+}  // namespace refops::simd::inline REFOPS_KERNEL_ABI

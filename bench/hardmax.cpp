@@ -1,0 +1,61 @@
+// HARDMAX1 benchmarks: reads and writes the same number of bytes, so memcpy of the output's
+// bytes in the same run is the bound (research/peers.md section 7).
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <refops/refops.hpp>
+
+#include "bench_support.hpp"
+
+namespace refops::bench {
+namespace {
+
+// A case over packed tensors of `sizes` reduced over `axes`, with pseudo-random input values
+// (a fixed xorshift sequence: ties are rare, as in real activations).
+Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes) {
+  std::size_t elements = 1;
+  for (std::uint32_t s : sizes) elements *= s;
+  const std::size_t bytes = elements * size_of(type);
+  Case c;
+  c.name = "hardmax/" + std::move(name);
+  c.bytes_written = bytes;
+  c.bytes_read = bytes;
+  c.baseline = Baseline::memcpy;
+  c.prepare = [=]() -> std::function<void(Arch)> {
+    auto in = std::make_shared<PageBuffer>(bytes);
+    auto out = std::make_shared<PageBuffer>(bytes);
+    std::uint32_t x = 2463534242u;
+    for (std::size_t i = 0; i < elements; ++i) {
+      x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+      const float v = static_cast<float>(x % 2000001) / 1000.0f - 1000.0f;
+      if (type == DataType::float16) {
+        const float16 h(v);
+        std::memcpy(in->data() + 2 * i, &h, 2);
+      } else {
+        std::memcpy(in->data() + 4 * i, &v, 4);
+      }
+    }
+    const Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes, NanMode::propagate};
+    return [=](Arch arch) {
+      ExecuteOptions options;
+      options.arch = arch;
+      execute(desc, In(in->data(), bytes), Out(out->data(), bytes), options);
+    };
+  };
+  return c;
+}
+
+REFOPS_BENCH_CASE(hardmax_case("f32_65536x1024_axis_last", DataType::float32, {65536, 1024}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_65536x1024_axis_0", DataType::float32, {65536, 1024}, {0}));
+REFOPS_BENCH_CASE(hardmax_case("f32_256x1024x256_axes_0_2", DataType::float32, {256, 1024, 256}, {0, 2}));
+REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_last", DataType::float16, {65536, 1024}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_0", DataType::float16, {65536, 1024}, {0}));
+REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_last_2MiB", DataType::float32, {512, 1024}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_0_2MiB", DataType::float32, {512, 1024}, {0}));
+REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16", DataType::float32, {4194304, 16}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_2MiB", DataType::float32, {32768, 16}, {1}));
+
+}  // namespace
+}  // namespace refops::bench

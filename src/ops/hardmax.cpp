@@ -1,0 +1,138 @@
+// HARDMAX and HARDMAX1: feature-level tables, validation and execute() (SPEC section 4).
+#include <string>
+
+#include <refops/hardmax.hpp>
+
+#include "ops/hardmax_call.hpp"
+#include "validation/tensor_rules.hpp"
+
+namespace refops {
+
+namespace detail {
+namespace {
+
+using FL = FeatureLevel;
+constexpr TypeSet f32_f16{DataType::float32, DataType::float16};
+
+// DML_ACTIVATION_HARDMAX_OPERATOR_DESC: 4 dimensions at 1_0, 4-5 at 2_0, 1-8 at 3_0.
+constexpr TensorSupport hardmax_rows[] = {
+    {FL::level_1_0, 4, 4, f32_f16}, {FL::level_2_0, 4, 5, f32_f16}, {FL::level_3_0, 1, 8, f32_f16}};
+constexpr TensorTable hardmax_tensors[] = {{"InputTensor", hardmax_rows}, {"OutputTensor", hardmax_rows}};
+constexpr OperatorTable hardmax_op{"DML_OPERATOR_ACTIVATION_HARDMAX", FL::level_1_0, hardmax_tensors};
+
+// DML_ACTIVATION_HARDMAX1_OPERATOR_DESC: one row, from 5_1.
+constexpr TensorSupport hardmax1_rows[] = {{FL::level_5_1, 1, 8, f32_f16}};
+constexpr TensorTable hardmax1_tensors[] = {{"InputTensor", hardmax1_rows}, {"OutputTensor", hardmax1_rows}};
+constexpr OperatorTable hardmax1_op{"DML_OPERATOR_ACTIVATION_HARDMAX1", FL::level_5_1, hardmax1_tensors};
+
+// The rules both operators share: level, tensors, table support, same type and sizes.
+// Returns true when the input's sizes are usable for the operator's own shape rules.
+bool check_tensors(const OperatorTable& op, const TensorDesc& input, const TensorDesc& output,
+                   FeatureLevel level, std::vector<Diagnostic>& out) {
+  const bool known = check_level(op, level, out);
+  const bool input_ok = check_tensor(input, "InputTensor", TensorRole::input, out);
+  const bool output_ok = check_tensor(output, "OutputTensor", TensorRole::output, out);
+  if (known && input_ok) check_support(op, "InputTensor", input, level, out);
+  if (known && output_ok) check_support(op, "OutputTensor", output, level, out);
+  if (input_ok && output_ok) {
+    check_same_type(output, "OutputTensor", input, "InputTensor", out);
+    check_same_sizes(output, "OutputTensor", input, "InputTensor", out);
+  }
+  return input_ok;
+}
+
+// Axes: a non-empty set of distinct axes, each < DimensionCount (SPEC: our rule for the empty
+// set and duplicates; DirectML leaves them undocumented).
+void check_axes(const Dims& axes, std::size_t rank, bool rank_known, std::vector<Diagnostic>& out) {
+  if (axes.empty()) {
+    out.push_back({"Axes", "expected at least one axis (AxisCount >= 1), found AxisCount 0; "
+                           "HARDMAX1 needs the axes whose elements form each group"});
+    return;
+  }
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const std::string name = "Axes[" + std::to_string(i) + "]";
+    if (rank_known && axes[i] >= rank) {
+      out.push_back({name, "expected an axis less than " + std::to_string(rank) +
+                               " (InputTensor.DimensionCount), found " + std::to_string(axes[i])});
+      continue;
+    }
+    for (std::size_t j = 0; j < i; ++j)
+      if (axes[j] == axes[i]) {
+        out.push_back({name, "expected distinct axes (Axes is a set), found " + std::to_string(axes[i]) +
+                                 " again (also Axes[" + std::to_string(j) + "])"});
+        break;
+      }
+  }
+}
+
+// HARDMAX (v0) treats its input as a batch of rows: at most 2 dimensions once leading size-1
+// dimensions are dropped (SPEC section 4; the strict reading of DirectML's docs).
+void check_effective_rank(const TensorDesc& input, std::vector<Diagnostic>& out) {
+  std::size_t first = 0;
+  while (first + 1 < input.sizes.size() && input.sizes[first] == 1) ++first;
+  const std::size_t effective = input.sizes.size() - first;
+  if (effective > 2)
+    out.push_back({"InputTensor.Sizes",
+                   "expected an effective rank of at most 2 (HARDMAX reduces each row of a batch x "
+                   "features matrix; leading size-1 dimensions do not count), found " +
+                       std::to_string(effective) + " in " + to_text(input.sizes) +
+                       "; HARDMAX1 with Axes = {" + std::to_string(input.sizes.size() - 1) +
+                       "} takes any rank"});
+}
+
+// The buffers, then the kernel on the resolved Arch.
+void run(const TensorDesc& input, const TensorDesc& output, const Dims& axes, NanMode mode, In in_buffer,
+         Out out_buffer, const ExecuteOptions& options, std::vector<Diagnostic> diagnostics) {
+  if (diagnostics.empty()) {
+    check_binding(input, "InputTensor", in_buffer, diagnostics);
+    check_binding(output, "OutputTensor", out_buffer, diagnostics);
+    if (diagnostics.empty())
+      check_no_overlap(output, "OutputTensor", out_buffer, input, "InputTensor", in_buffer, diagnostics);
+  }
+  throw_if_any(std::move(diagnostics));
+  const Arch arch = resolve_arch(options);
+  static const auto table = REFOPS_ARCH_TABLE(hardmax);
+  table[arch](HardmaxCall{input, output, in_buffer.data(), out_buffer.data(), axes, mode});
+}
+
+}  // namespace
+
+const OperatorTable& hardmax_table() { return hardmax_op; }
+const OperatorTable& hardmax1_table() { return hardmax1_op; }
+
+}  // namespace detail
+
+std::vector<Diagnostic> validate(const HardmaxDesc& desc, FeatureLevel level) {
+  std::vector<Diagnostic> out;
+  if (detail::check_tensors(detail::hardmax_op, desc.input, desc.output, level, out))
+    detail::check_effective_rank(desc.input, out);
+  return out;
+}
+
+std::vector<Diagnostic> validate(const Hardmax1Desc& desc, FeatureLevel level) {
+  std::vector<Diagnostic> out;
+  const bool rank_known = detail::check_tensors(detail::hardmax1_op, desc.input, desc.output, level, out);
+  detail::check_axes(desc.axes, desc.input.sizes.size(), rank_known, out);
+  return out;
+}
+
+std::optional<FeatureLevel> minimum_feature_level(const HardmaxDesc& desc) {
+  return detail::lowest_valid_level(desc, [](const HardmaxDesc& d, FeatureLevel l) { return validate(d, l); });
+}
+
+std::optional<FeatureLevel> minimum_feature_level(const Hardmax1Desc& desc) {
+  return detail::lowest_valid_level(desc, [](const Hardmax1Desc& d, FeatureLevel l) { return validate(d, l); });
+}
+
+void execute(const HardmaxDesc& desc, In input, Out output, const ExecuteOptions& options) {
+  auto diagnostics = validate(desc, options.feature_level);
+  const Dims last_axis{static_cast<std::uint32_t>(desc.input.sizes.size() - 1)};
+  detail::run(desc.input, desc.output, last_axis, desc.nan_mode, input, output, options, std::move(diagnostics));
+}
+
+void execute(const Hardmax1Desc& desc, In input, Out output, const ExecuteOptions& options) {
+  detail::run(desc.input, desc.output, desc.axes, desc.nan_mode, input, output, options,
+              validate(desc, options.feature_level));
+}
+
+}  // namespace refops

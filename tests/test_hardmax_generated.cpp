@@ -1,0 +1,268 @@
+// HARDMAX1 on generated shapes, layouts, axes, types and values against a deliberately simple
+// oracle, bit-exact (the whole output buffer, padding included) on every available path.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include <refops/refops.hpp>
+
+#include "support/archs.hpp"
+#include "support/buffers.hpp"
+#include "support/catch.hpp"
+#include "support/layouts.hpp"
+#include "support/random.hpp"
+#include "validation/tensor_rules.hpp"
+
+using namespace refops;
+using namespace refops::test;
+
+namespace {
+
+double as_double(const Buffer& b, const TensorDesc& d, const Dims& c) {
+  if (d.data_type == DataType::float16) return static_cast<double>(static_cast<float>(get<float16>(b, d, c)));
+  if (d.data_type == DataType::float64) return get<double>(b, d, c);
+  return static_cast<double>(get<float>(b, d, c));
+}
+
+void store(Buffer& b, const TensorDesc& d, const Dims& c, double v) {
+  if (d.data_type == DataType::float16) set<float16>(b, d, c, float16(static_cast<float>(v)));
+  else if (d.data_type == DataType::float64) set<double>(b, d, c, v);
+  else set<float>(b, d, c, static_cast<float>(v));
+}
+
+// The oracle: move the reduced axes last (collect each group's values in row-major order of
+// the reduced axes, increasing dimension order), then take the first maximum as SPEC states
+// it: under propagate the first NaN if there is one; otherwise the first value equal to the
+// largest number; an all-NaN group (ignore) gives its first element.
+Buffer oracle(const Hardmax1Desc& desc, const Buffer& input) {
+  bool reduced[8] = {};
+  for (std::uint32_t a : desc.axes) reduced[a] = true;
+  std::map<std::vector<std::uint32_t>, std::vector<Dims>> groups;  // kept coordinate -> members
+  for_each_coordinate(desc.input.sizes, [&](const Dims& c) {
+    std::vector<std::uint32_t> kept;
+    for (std::size_t d = 0; d < c.size(); ++d) kept.push_back(reduced[d] ? 0u : c[d]);
+    groups[kept].push_back(c);  // for_each_coordinate is row-major: members arrive in order
+  });
+  Buffer out = Buffer::for_tensor(desc.output);
+  for (auto& [kept, members] : groups) {
+    std::vector<double> v;
+    for (const Dims& c : members) v.push_back(as_double(input, desc.input, c));
+    std::size_t winner = members.size();
+    if (desc.nan_mode == NanMode::propagate)
+      for (std::size_t i = 0; i < v.size() && winner == v.size(); ++i)
+        if (std::isnan(v[i])) winner = i;
+    if (winner == v.size()) {
+      double m = -std::numeric_limits<double>::infinity();
+      bool any = false;
+      for (double x : v)
+        if (!std::isnan(x)) { m = any ? std::max(m, x) : x; any = true; }
+      winner = 0;
+      if (any)
+        for (std::size_t i = 0; i < v.size(); ++i)
+          if (v[i] == m) { winner = i; break; }
+    }
+    for (std::size_t i = 0; i < members.size(); ++i) store(out, desc.output, members[i], i == winner ? 1.0 : 0.0);
+  }
+  return out;
+}
+
+// Values with many ties (small integers, both zeros, infinities) and, when asked, NaN.
+double draw(TestRng& rng, double nan_chance) {
+  if (rng.chance(nan_chance)) return std::numeric_limits<double>::quiet_NaN() * (rng.chance(0.5) ? 1 : -1);
+  switch (rng.between(0, 7)) {
+    case 0: return -0.0;
+    case 1: return 0.0;
+    case 2: return rng.chance(0.5) ? INFINITY : -INFINITY;
+    case 3: case 4: return static_cast<double>(rng.between_signed(-3, 3));
+    default: return static_cast<double>(rng.between_signed(-100000, 100000)) / 64.0;  // rounded when stored
+  }
+}
+
+std::string describe(const Hardmax1Desc& d) {
+  std::ostringstream s;
+  s << name_of(d.input.data_type) << " sizes " << detail::to_text(d.input.sizes) << " in strides "
+    << detail::to_text(d.input.strides) << " out strides " << detail::to_text(d.output.strides) << " axes "
+    << detail::to_text(d.axes) << (d.nan_mode == NanMode::propagate ? " propagate" : " ignore");
+  return s.str();
+}
+
+}  // namespace
+
+namespace {
+
+// Fills the input (every addressed element) with drawn values.
+Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance, std::size_t misalign) {
+  Buffer in = Buffer::for_tensor(desc, misalign);
+  for_each_coordinate(desc.sizes, [&](const Dims& c) { store(in, desc, c, draw(rng, nan_chance)); });
+  return in;
+}
+
+// Runs desc on every path and compares the whole output buffer with the oracle's.
+void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
+  INFO(describe(desc));
+  const Buffer expected = oracle(desc, input);
+  for_each_arch([&](Arch arch) {
+    Buffer out = Buffer::for_tensor(desc.output, out_misalign);
+    execute(desc, input.in(), out.out(), on(arch));
+    const bool same = std::memcmp(out.data(), expected.data(), expected.size()) == 0;
+    CHECK(same);
+  });
+}
+
+constexpr std::uint32_t edge_sizes[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+
+}  // namespace
+
+TEST_CASE("HARDMAX1 matches the oracle for every axis subset of 1 to 6 dimensions", "[hardmax][generated]") {
+  REFOPS_TEST_RNG(rng);
+  for (std::size_t rank = 1; rank <= 6; ++rank) {
+    for (unsigned subset = 1; subset < (1u << rank); ++subset) {
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        Hardmax1Desc desc;
+        desc.input.data_type = rng.chance(0.5) ? DataType::float32 : DataType::float16;
+        std::uint64_t budget = 1;
+        for (std::size_t d = 0; d < rank; ++d) {
+          // One dimension around the vector widths, the others small, at most ~1500 elements.
+          const bool wide = d + 1 == rank ? rng.chance(0.7) : rng.chance(0.15);
+          std::uint32_t s = wide ? edge_sizes[rng.between(0, std::size(edge_sizes) - 1)]
+                                 : static_cast<std::uint32_t>(rng.between(1, 4));
+          if (budget * s > 1500) s = 1;
+          budget *= s;
+          desc.input.sizes.push_back(s);
+        }
+        desc.output = desc.input;
+        // Axes listed in a random order: the order must not matter.
+        std::vector<std::uint32_t> axes;
+        for (std::uint32_t d = 0; d < rank; ++d)
+          if ((subset >> d) & 1u) axes.push_back(d);
+        for (std::size_t i = axes.size(); i > 1; --i) std::swap(axes[i - 1], axes[rng.between(0, i - 1)]);
+        desc.axes = Dims(axes.begin(), axes.end());
+        desc.nan_mode = rng.chance(0.5) ? NanMode::propagate : NanMode::ignore;
+        desc.input.strides = make_strides(desc.input.sizes, input_layouts[rng.between(0, 3)], rng);
+        desc.output.strides = make_strides(desc.output.sizes, output_layouts[rng.between(0, 2)], rng);
+        const std::size_t element = size_of(desc.input.data_type);
+        const Buffer input = make_input(desc.input, rng, rng.chance(0.3) ? 0.1 : 0.0, element * rng.between(0, 3));
+        check_all_archs(desc, input, element * rng.between(0, 3));
+      }
+    }
+  }
+}
+
+TEST_CASE("HARDMAX1 matches the oracle on long rows and wide columns (blocks and tiles)", "[hardmax][generated]") {
+  REFOPS_TEST_RNG(rng);
+  struct Shape { Dims sizes; Dims axes; };
+  const Shape shapes[] = {
+      {{3, 5000}, {1}},        // rows: several blocks per row
+      {{2, 3, 1100}, {0, 2}},  // rows: several rows per group
+      {{5, 4200}, {0}},        // columns: wider than one tile
+      {{70, 3, 40}, {0, 1}},   // columns: folded reduced axes
+      {{1, 40, 1, 33}, {1}},   // size-1 dimensions dropped
+      {{4, 1, 9}, {1}},        // every group has one element
+  };
+  for (const Shape& shape : shapes)
+    for (DataType type : {DataType::float32, DataType::float16})
+      for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+        Hardmax1Desc desc{{type, shape.sizes, {}, 0}, {type, shape.sizes, {}, 0}, shape.axes, mode};
+        check_all_archs(desc, make_input(desc.input, rng, 0.0, 0));
+        check_all_archs(desc, make_input(desc.input, rng, 0.002, 0));
+      }
+}
+
+TEST_CASE("HARDMAX1 with a late maximum and with ties across blocks", "[hardmax][generated]") {
+  REFOPS_TEST_RNG(rng);
+  for (DataType type : {DataType::float32, DataType::float16}) {
+    for (std::uint32_t where : {0u, 1u, 1023u, 1024u, 2047u, 2048u, 4999u}) {
+      for (Dims axes : {Dims{1}, Dims{0}}) {
+        const Dims sizes = axes[0] == 1 ? Dims{2, 5000} : Dims{5000, 2};
+        Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes, NanMode::propagate};
+        Buffer in = Buffer::for_tensor(desc.input);
+        for_each_coordinate(sizes, [&](const Dims& c) { store(in, desc.input, c, static_cast<double>(rng.between_signed(-50, 50))); });
+        // A maximum at `where` and a tie later (4999 and `where` may be the same place).
+        const Dims at = axes[0] == 1 ? Dims{1, where} : Dims{where, 1};
+        const Dims tie = axes[0] == 1 ? Dims{1, 4999} : Dims{4999, 1};
+        store(in, desc.input, tie, rng.chance(0.5) ? 0.0 : 1000.0);
+        store(in, desc.input, at, 1000.0);
+        check_all_archs(desc, in);
+      }
+    }
+  }
+}
+
+TEST_CASE("HARDMAX equals HARDMAX1 over the last axis", "[hardmax][generated]") {
+  REFOPS_TEST_RNG(rng);
+  for (int i = 0; i < 20; ++i) {
+    const DataType type = rng.chance(0.5) ? DataType::float32 : DataType::float16;
+    Dims sizes{1, 1};
+    sizes.push_back(static_cast<std::uint32_t>(rng.between(1, 9)));
+    sizes.push_back(edge_sizes[rng.between(0, std::size(edge_sizes) - 1)]);
+    HardmaxDesc v0{{type, sizes, {}, 0}, {type, sizes, {}, 0}, rng.chance(0.5) ? NanMode::propagate : NanMode::ignore};
+    v0.input.strides = make_strides(sizes, input_layouts[rng.between(0, 3)], rng);
+    v0.output.strides = make_strides(sizes, output_layouts[rng.between(0, 2)], rng);
+    const Hardmax1Desc v1{v0.input, v0.output, {3}, v0.nan_mode};
+    const Buffer input = make_input(v0.input, rng, 0.05, 0);
+    for_each_arch([&](Arch arch) {
+      Buffer a = Buffer::for_tensor(v0.output), b = Buffer::for_tensor(v1.output);
+      execute(v0, input.in(), a.out(), on(arch));
+      execute(v1, input.in(), b.out(), on(arch));
+      CHECK(a.bytes() == b.bytes());
+    });
+  }
+}
+
+TEST_CASE("the typed layer gives what execute gives, FLOAT64 included", "[hardmax][generated]") {
+  REFOPS_TEST_RNG(rng);
+  for (int i = 0; i < 12; ++i) {
+    const DataType type = i % 3 == 0 ? DataType::float64 : i % 3 == 1 ? DataType::float32 : DataType::float16;
+    const Dims sizes{static_cast<std::uint32_t>(rng.between(1, 5)), edge_sizes[rng.between(0, std::size(edge_sizes) - 1)],
+                     static_cast<std::uint32_t>(rng.between(1, 3))};
+    Dims axes;
+    for (std::uint32_t d = 0; d < 3; ++d)
+      if (rng.chance(0.5) || (d == 2 && axes.empty())) axes.push_back(d);
+    const Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes,
+                            rng.chance(0.5) ? NanMode::propagate : NanMode::ignore};
+    const Buffer input = make_input(desc.input, rng, 0.05, 0);
+    Buffer typed = Buffer::for_tensor(desc.output);
+    auto run = [&](auto tag) {
+      using T = decltype(tag);
+      kernels::hardmax<T>(make_view(reinterpret_cast<const T*>(input.data()), sizes),
+                          make_view(reinterpret_cast<T*>(typed.data()), sizes), axes, desc.nan_mode);
+    };
+    if (type == DataType::float64) run(double{});
+    else if (type == DataType::float32) run(float{});
+    else run(float16{});
+    INFO(describe(desc));
+    CHECK(typed.bytes() == oracle(desc, input).bytes());
+  }
+}
+
+TEST_CASE("FLOAT16 columns with more than 65535 positions per group", "[hardmax][generated]") {
+  // Positions past 2^16 must not alias the ones below: lane 0 has its maximum at 5 and the same
+  // value again at 65536 + 5; lane 1 has its only maximum at 65536 + 7; lane 2 at the last row.
+  REFOPS_TEST_RNG(rng);
+  const std::uint32_t rows = 65600, width = 32;
+  const Hardmax1Desc desc{{DataType::float16, {rows, width}, {}, 0}, {DataType::float16, {rows, width}, {}, 0}, {0},
+                          NanMode::ignore};
+  std::vector<float16> in(std::size_t{rows} * width);
+  for (auto& v : in) v = float16(static_cast<float>(rng.between_signed(-50, 50)));
+  in[5 * width + 0] = in[(65536 + 5) * width + 0] = float16(1000.0f);
+  in[(65536 + 7) * width + 1] = float16(1000.0f);
+  in[std::size_t{rows - 1} * width + 2] = float16(1000.0f);
+  std::vector<std::size_t> winner(width);
+  for (std::size_t j = 0; j < width; ++j)
+    for (std::size_t r = 1; r < rows; ++r)
+      if (static_cast<float>(in[r * width + j]) > static_cast<float>(in[winner[j] * width + j])) winner[j] = r;
+  CHECK(winner[0] == 5);
+  CHECK(winner[1] == 65536 + 7);
+  for_each_arch([&](Arch arch) {
+    std::vector<std::uint16_t> out(in.size(), 0xA5A5);
+    execute(desc, std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(out)), on(arch));
+    std::size_t wrong = 0;
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t j = 0; j < width; ++j)
+        wrong += out[r * width + j] != (r == winner[j] ? 0x3C00 : 0x0000);
+    CHECK(wrong == 0);
+  });
+}
