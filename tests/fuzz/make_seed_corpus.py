@@ -211,10 +211,45 @@ def diagonal_matrix_seeds():
     }
 
 
+def hardmax(sizes, values=None, picks=None, axes=None, ignore=False, fmt="f", level=LATEST, arch=BEST_ARCH):
+    """A HARDMAX call (axes None) or HARDMAX1; input data as `values` (packed floats of fmt) or as
+    tie_heavy_floats picks (0 +0.0, 1 -0.0, 2 1, 3 -1, 4 2, 5 inf, 6 -inf, 7 NaN, 8 sNaN, 9 -NaN ...)."""
+    out = [0 if axes is None else 1, level, 1, 0 if fmt == "f" else 1, len(sizes)] + [size(s) for s in sizes]
+    out += layout() + [1, 1] + layout()
+    if axes is not None:
+        out += [len(axes)] + list(axes)
+    out += [int(ignore), buffer(), SEPARATE, buffer()]
+    n = 1
+    for s in sizes:
+        n *= s
+    if picks is None:
+        out += packed(fmt, values) + [0]
+    else:
+        out += [0] * (n * (4 if fmt == "f" else 2)) + [1] + list(picks)
+    return out + [arch]
+
+
+def hardmax_seeds():
+    nan = float("nan")
+    return {
+        "hardmax_float32_ties_and_nan": hardmax([2, 3], [1.0, 3.0, 3.0, -0.0, 0.0, nan]),
+        "hardmax_float32_nan_ignored": hardmax([2, 3], [1.0, 3.0, 3.0, nan, 0.0, nan], ignore=True),
+        "hardmax1_float16_axis_0_tie_heavy": hardmax([2, 3], picks=[1, 0, 9, 5, 5, 7], axes=[0], fmt="e"),
+        "hardmax1_float16_all_nan_ignored": hardmax([3], picks=[7, 8, 9], axes=[0], ignore=True, fmt="e"),
+        "hardmax1_axes_0_2_of_3d": hardmax([2, 2, 2], picks=[2, 4, 4, 6, 7, 0, 1, 5], axes=[0, 2]),
+        "hardmax1_duplicate_axes": hardmax([2, 3], [1, 2, 3, 4, 5, 6], axes=[1, 1]),
+        "hardmax1_no_axes": hardmax([2, 3], [1, 2, 3, 4, 5, 6], axes=[]),
+        "hardmax1_axis_out_of_range": hardmax([2, 3], [1, 2, 3, 4, 5, 6], axes=[240]),  # axis() byte 240: the rank
+        "hardmax1_level_5_0": hardmax([2, 3], [1, 2, 3, 4, 5, 6], axes=[1], level=LEVEL_5_1 - 1),
+        "hardmax_forced_neon": hardmax([2, 3], [1, 2, 3, 4, 5, 6], arch=ARCH_NEON),
+    }
+
+
 TARGETS = {
     "fuzz_tensor_rules": tensor_rules_seeds,
     "fuzz_one_hot": one_hot_seeds,
     "fuzz_diagonal_matrix": diagonal_matrix_seeds,
+    "fuzz_hardmax": hardmax_seeds,
 }
 
 
