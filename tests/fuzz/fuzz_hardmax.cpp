@@ -12,6 +12,7 @@
 // (tests/hardmax_oracle.hpp) over the whole output window, padding included.
 #include <refops/hardmax.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -60,8 +61,10 @@ Decoded decode(FuzzInput& in, bool with_axes) {
   } else {
     d.output = in.tensor();
   }
+  // 0 to rank+1 axes, at most the 8 a Dims holds.
+  const auto max_axes = static_cast<std::uint32_t>(std::min<std::size_t>(d.input.sizes.size() + 1, Dims::capacity));
   if (with_axes)
-    for (std::size_t i = 0, n = in.in_range(0, static_cast<std::uint32_t>(d.input.sizes.size()) + 1); i < n; ++i)
+    for (std::size_t i = 0, n = in.in_range(0, max_axes); i < n; ++i)
       d.axes.push_back(in.axis(d.input.sizes.size()));
   d.nan_mode = in.flag() ? NanMode::ignore : NanMode::propagate;
   return d;
