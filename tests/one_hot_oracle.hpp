@@ -58,4 +58,28 @@ inline Buffer one_hot_oracle(const TensorDesc& indices_desc, const Buffer& indic
   return expected;
 }
 
+// OpenVINO OneHot-1 through the ONE_HOT oracle: indices with a size-1, stride-0 dimension at
+// the axis, values {off_value, on_value} along the last dimension. `desc` must be valid;
+// `output` is the sentinel-filled buffer for output_desc(desc).
+inline Buffer one_hot_v1_oracle(const OneHotV1Desc& desc, const Buffer& indices, const Buffer& output) {
+  const TensorDesc out_desc = output_desc(desc);
+  const std::size_t rank = out_desc.sizes.size();
+  const auto axis = static_cast<std::size_t>(desc.axis < 0 ? desc.axis + static_cast<std::int64_t>(rank) : desc.axis);
+  TensorDesc index_desc = desc.indices;
+  Dims index_strides = effective_strides(desc.indices);
+  index_desc.sizes.insert(axis, 1);
+  index_strides.insert(axis, 0);
+  index_desc.strides = index_strides;
+  Dims value_sizes;
+  for (std::size_t d = 0; d + 1 < rank; ++d) value_sizes.push_back(1);
+  value_sizes.push_back(2);
+  const TensorDesc value_desc{out_desc.data_type, value_sizes, {}, 0};
+  const std::size_t bytes = size_of(out_desc.data_type);
+  Buffer values = Buffer::for_tensor(value_desc);
+  std::memcpy(values.data(), desc.off_value.union_bytes().data(), bytes);
+  std::memcpy(values.data() + bytes, desc.on_value.union_bytes().data(), bytes);
+  return one_hot_oracle(index_desc, indices, value_desc, values, out_desc, output, static_cast<std::uint32_t>(axis),
+                        desc.negative_indices == NegativeIndices::normalize);
+}
+
 }  // namespace refops::test

@@ -18,29 +18,10 @@ using namespace refops::test;
 
 namespace {
 
-// The ONE_HOT view of a OneHot-1 problem for the oracle: indices with a size-1 dimension at
-// the axis, values {off, on} along the last dimension.
 template <class I, class T>
 void check_against_oracle(const OneHotV1Desc& desc, const Buffer& indices) {
-  const TensorDesc out_desc = output_desc(desc);
-  const std::size_t rank = out_desc.sizes.size();
-  std::size_t axis = static_cast<std::size_t>(desc.axis < 0 ? desc.axis + static_cast<std::int64_t>(rank) : desc.axis);
-  TensorDesc index_desc = desc.indices;
-  Dims index_strides = effective_strides(desc.indices);
-  index_desc.sizes.insert(axis, 1);
-  index_strides.insert(axis, 0);
-  index_desc.strides = index_strides;
-  Dims value_sizes;
-  for (std::size_t d = 0; d + 1 < rank; ++d) value_sizes.push_back(1);
-  value_sizes.push_back(2);
-  const TensorDesc value_desc{data_type_v<T>, value_sizes, {}, 0};
-  Buffer values = Buffer::for_tensor(value_desc);
-  std::memcpy(values.data(), desc.off_value.union_bytes().data(), sizeof(T));
-  std::memcpy(values.data() + sizeof(T), desc.on_value.union_bytes().data(), sizeof(T));
-  Buffer output = Buffer::for_tensor(out_desc);
-  const Buffer expected = one_hot_oracle(index_desc, indices, value_desc, values, out_desc, output,
-                                         static_cast<std::uint32_t>(axis),
-                                         desc.negative_indices == NegativeIndices::normalize);
+  Buffer output = Buffer::for_tensor(output_desc(desc));
+  const Buffer expected = one_hot_v1_oracle(desc, indices, output);
   INFO("I=" << name_of(data_type_v<I>) << " T=" << name_of(data_type_v<T>) << " axis=" << desc.axis
             << " depth=" << desc.depth << " rank=" << desc.indices.sizes.size()
             << (desc.negative_indices == NegativeIndices::normalize ? " normalize" : " ignore"));
