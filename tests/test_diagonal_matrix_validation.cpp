@@ -5,15 +5,13 @@
 
 #include <algorithm>
 #include <climits>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "ops/diagonal_matrix_call.hpp"
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
 #include "support/catch.hpp"
+#include "support/docs.hpp"
 #include "validation/level_table.hpp"
 
 using namespace refops;
@@ -173,11 +171,8 @@ TEST_CASE("DIAGONAL_MATRIX(1) minimum_feature_level follows the tables", "[diago
 }
 
 TEST_CASE("docs/diagonal_matrix.md holds the tables rendered from the code", "[diagonal_matrix][docs]") {
-  const auto path = std::filesystem::path(__FILE__).parent_path().parent_path() / "docs" / "diagonal_matrix.md";
-  std::ifstream file(path);
-  REQUIRE(file.good());
-  std::stringstream text;
-  text << file.rdbuf();
-  CHECK_THAT(text.str(), Catch::Matchers::Contains(detail::render_markdown(detail::diagonal_matrix_table())));
-  CHECK_THAT(text.str(), Catch::Matchers::Contains(detail::render_markdown(detail::diagonal_matrix1_table())));
+  const std::string page = test::read_doc("diagonal_matrix.md");
+  REQUIRE(!page.empty());
+  CHECK_THAT(page, Catch::Matchers::Contains(detail::render_markdown(detail::diagonal_matrix_table())));
+  CHECK_THAT(page, Catch::Matchers::Contains(detail::render_markdown(detail::diagonal_matrix1_table())));
 }

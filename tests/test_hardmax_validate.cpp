@@ -1,10 +1,7 @@
 // Every rule a HARDMAX or HARDMAX1 description can break, through validate() and execute():
 // the diagnostic's field and message, and an output buffer that stays untouched. Also the
 // feature-level tables, minimum_feature_level, and the committed docs table.
-#include <filesystem>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 
 #include <refops/refops.hpp>
@@ -13,6 +10,7 @@
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
 #include "support/catch.hpp"
+#include "support/docs.hpp"
 
 using namespace refops;
 using namespace refops::test;
@@ -194,11 +192,8 @@ TEST_CASE("minimum_feature_level follows the tables", "[hardmax][validate]") {
 }
 
 TEST_CASE("docs/hardmax.md holds the rendered feature-level tables", "[hardmax][docs]") {
-  const auto path = std::filesystem::path(__FILE__).parent_path().parent_path() / "docs" / "hardmax.md";
-  std::ifstream file(path);
-  REQUIRE(file.good());
-  std::stringstream text;
-  text << file.rdbuf();
-  CHECK_THAT(text.str(), Catch::Matchers::Contains(detail::render_markdown(detail::hardmax1_table())));
-  CHECK_THAT(text.str(), Catch::Matchers::Contains(detail::render_markdown(detail::hardmax_table())));
+  const std::string page = test::read_doc("hardmax.md");
+  REQUIRE(!page.empty());
+  CHECK_THAT(page, Catch::Matchers::Contains(detail::render_markdown(detail::hardmax1_table())));
+  CHECK_THAT(page, Catch::Matchers::Contains(detail::render_markdown(detail::hardmax_table())));
 }

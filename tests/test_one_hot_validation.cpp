@@ -4,14 +4,12 @@
 // lowest valid level, and the table as docs/one_hot.md renders it.
 #include <refops/refops.hpp>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "ops/one_hot_table.hpp"
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
 #include "support/catch.hpp"
+#include "support/docs.hpp"
 
 using namespace refops;
 using namespace refops::test;
@@ -228,10 +226,7 @@ TEST_CASE("ONE_HOT: the lowest valid feature level follows the table", "[one_hot
 }
 
 TEST_CASE("docs/one_hot.md holds the feature-level table as rendered from the validator's", "[one_hot][docs]") {
-  const auto page = std::filesystem::path(__FILE__).parent_path().parent_path() / "docs" / "one_hot.md";
-  std::ifstream in(page);
-  REQUIRE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  CHECK_THAT(text.str(), Catch::Matchers::Contains(detail::render_markdown(detail::one_hot_table())));
+  const std::string page = test::read_doc("one_hot.md");
+  REQUIRE(!page.empty());
+  CHECK_THAT(page, Catch::Matchers::Contains(detail::render_markdown(detail::one_hot_table())));
 }
