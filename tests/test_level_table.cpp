@@ -43,6 +43,17 @@ TEST_CASE("a miss names what the level supports and the first level that has it"
         "expected one of FLOAT32, FLOAT16 at DML_FEATURE_LEVEL_3_0, found UINT64; it needs DML_FEATURE_LEVEL_4_1");
 }
 
+TEST_CASE("a level that allows one type names it without a list", "[level_table]") {
+  static constexpr detail::TypeSet u32{DataType::uint32};
+  static constexpr TensorSupport rows[] = {{FL::level_2_0, 4, 4, u32}};
+  static constexpr detail::TensorTable one[] = {{"IndicesTensor", rows}};
+  static constexpr detail::OperatorTable op{"DML_OPERATOR_EXAMPLE", FL::level_2_0, one};
+  std::vector<Diagnostic> d;
+  detail::check_support(op, "IndicesTensor", {DataType::int64, {1, 1, 1, 1}, {}, 0}, FL::level_2_1, d);
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].message == "expected UINT32 at DML_FEATURE_LEVEL_2_1, found INT64; no feature level supports it");
+}
+
 TEST_CASE("an operator is unknown below the level that introduced it", "[level_table]") {
   auto d = check({DataType::float32, {1, 1, 1, 2}, {}, 0}, FL::level_1_0);
   REQUIRE(d.size() == 1);

@@ -88,7 +88,8 @@ void check_support(const OperatorTable& op, std::string_view tensor, const Tenso
                        })});
   if (is_valid(desc.data_type) && !row->types.has(desc.data_type))
     out.push_back({field(tensor, "DataType"),
-                   "expected one of " + row->types.to_text() + " at " + std::string(name_of(level)) +
+                   "expected " + std::string(row->types.count() == 1 ? "" : "one of ") +
+                       row->types.to_text() + " at " + std::string(name_of(level)) +
                        ", found " + std::string(name_of(desc.data_type)) +
                        first_level_with([&](const TensorSupport& r) { return r.types.has(desc.data_type); })});
 }

@@ -27,6 +27,7 @@ class TypeSet {
     return is_valid(t) && ((bits_ >> static_cast<std::uint32_t>(t)) & 1u);
   }
   std::string to_text() const;  // "FLOAT32, FLOAT16" in DirectML's table order
+  constexpr int count() const { return __builtin_popcount(bits_); }
 
  private:
   std::uint32_t bits_ = 0;
