@@ -223,3 +223,47 @@ TEST_CASE("FLOAT16 columns with more than 65535 positions per group", "[hardmax]
     CHECK(wrong == 0);
   });
 }
+
+TEST_CASE("HARDMAX1 on short rows: a special value in every lane position", "[hardmax][generated]") {
+  // Rows of one to four whole vectors take the short-row path (a butterfly maximum and a
+  // compare-and-select output) on every vector width: 4, 8 or 16 FLOAT32 lanes and 8, 16 or
+  // 32 FLOAT16 lanes. Row r puts its special value at position r % n, so one tensor covers
+  // every lane of every vector of the row (the last two rows are all NaN for the NaN kind);
+  // the sizes either side fall back to the general path.
+  REFOPS_TEST_RNG(rng);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::uint32_t lengths[] = {3, 4, 5, 8, 12, 15, 16, 17, 24, 32, 33, 48, 64, 96, 128, 129};
+  for (DataType type : {DataType::float32, DataType::float16}) {
+    for (std::uint32_t n : lengths) {
+      for (int kind = 0; kind < 4; ++kind) {
+        const Dims sizes{n + 2, n};
+        for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+          Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, {1}, mode};
+          Buffer in = Buffer::for_tensor(desc.input);
+          for (std::uint32_t r = 0; r < sizes[0]; ++r) {
+            const std::uint32_t p = r % n;
+            for (std::uint32_t i = 0; i < n; ++i) {
+              double v = static_cast<double>(rng.between_signed(-3, 3));
+              switch (kind) {
+                case 0:  // the maximum at p, a tie later
+                  v = i == p || (i > p && rng.chance(0.2)) ? 1000.0 : v;
+                  break;
+                case 1:  // -0.0 and +0.0 tie: the first zero from p on wins
+                  v = i < p ? -1.0 : rng.chance(0.5) ? -0.0 : 0.0;
+                  break;
+                case 2:  // a NaN at p, maybe another later, infinities around
+                  v = i == p || (i > p && rng.chance(0.1)) ? nan : rng.chance(0.2) ? INFINITY : v;
+                  break;
+                default:  // NaN everywhere but p (rows past the first n are all NaN)
+                  v = i == p && r < n ? v : -nan;
+                  break;
+              }
+              store(in, desc.input, {r, i}, v);
+            }
+          }
+          check_all_archs(desc, in);
+        }
+      }
+    }
+  }
+}

@@ -28,7 +28,11 @@
 // - rows: the innermost dimension is reduced and contiguous in the input. Each group is one or
 //   more contiguous rows; a block-max pass remembers the first block whose maximum strictly
 //   beats the best so far, then one rescan of that block locates the first maximum, and the
-//   group's output rows (zeros and one 1) are written at once while they are hot.
+//   group's output rows (zeros and one 1) are written at once while they are hot. Two common
+//   cases have their own loops: a group that is one row of at most four whole vectors (rows of
+//   16, say) keeps its keys in registers, spreads the maximum over the lanes with a butterfly
+//   and stores compare-and-select vectors; a group that is one longer row writes the previous
+//   row's output block by block while it reads this row, so reads and writes overlap.
 // - columns: the innermost dimension is kept and contiguous in input and output (XNNPACK's
 //   argmax-pool shape): lanes are groups, a strict greater-than per lane walks the reduced
 //   elements in row-major order keeping the first index, then each output row is written by
@@ -346,23 +350,152 @@ struct Vector {
     if (one_at < n) p[one_at] = Traits<T>::one;
   }
 
-  // A group that is one row of at most four whole vectors: the keys stay in registers from
-  // the maximum to the locate, and the row is written right away (rows of 16, say).
-  static bool short_row(const T* p, std::size_t n, K nan_scalar, std::size_t& winner) {
-    if (n % lanes != 0 || n > 4 * lanes) return false;
+  // ---- short rows: a group that is one row of at most four whole vectors ----
+  //
+  // The keys stay in registers from the maximum to the output, and nothing goes through memory
+  // but the input and output rows: the row's maximum is spread to every lane by a butterfly
+  // (log2(lanes) swizzles and maxima, no store-to-array), the first lane equal to it is the
+  // winner, and each output vector is a compare-and-select of the lane index against it, stored
+  // once (streamed for large outputs). Rows of 16 FLOAT32 on AVX-512 are one vector per row.
+
+  // Swizzles whose xsimd 8.1 implementation is one native shuffle: 32- and 64-bit lanes on x86,
+  // 16-bit lanes only with AVX512BW. Elsewhere the horizontal maximum goes through memory.
+  static constexpr bool native_swizzle =
+#if defined(__AVX512BW__)
+      std::is_base_of_v<xsimd::avx512bw, Arch> ||
+#endif
+#if defined(__AVX512F__)
+      (sizeof(K) >= 4 && std::is_base_of_v<xsimd::avx512f, Arch>) ||
+#endif
+#if defined(__AVX2__)
+      (sizeof(K) >= 4 && std::is_base_of_v<xsimd::avx2, Arch>) ||
+#endif
+#if defined(__SSE2__)
+      (sizeof(K) >= 4 && std::is_base_of_v<xsimd::sse2, Arch>) ||
+#endif
+      false;
+
+  using Index = xsimd::batch<std::make_unsigned_t<K>, Arch>;
+  template <std::size_t S> struct XorLane {
+    static constexpr std::size_t get(std::size_t i, std::size_t) { return i ^ S; }
+  };
+  struct LaneNumber {
+    static constexpr std::size_t get(std::size_t i, std::size_t) { return i; }
+  };
+
+  // Every lane gets the largest lane of v: lanes swap with their partner at distance S, S/2, ...
+  template <std::size_t S = lanes / 2>
+  static B spread_max(const B& v) {
+    if constexpr (S == 0) {
+      return v;
+    } else {
+      return spread_max<S / 2>(max_of<Arch>(v, swap_lanes<S>(v)));
+    }
+  }
+
+  // v with each lane i moved to lane i ^ S. On AVX-512 the zero-masking permute with every
+  // lane selected: GCC 12's plain _mm512_permutexvar_* (what xsimd::swizzle calls) reports
+  // -Wmaybe-uninitialized inside its own header, an error here.
+  template <std::size_t S>
+  static B swap_lanes(const B& v) {
+#if defined(__AVX512F__)
+    if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+      const __m512i i = Index(xsimd::make_batch_constant<Index, XorLane<S>>()), x = xsimd::bitwise_cast<B>(v);
+      if constexpr (sizeof(K) == 8) return B(_mm512_maskz_permutexvar_epi64(__mmask8(0xFF), i, x));
+      else if constexpr (sizeof(K) == 4) return B(_mm512_maskz_permutexvar_epi32(__mmask16(0xFFFF), i, x));
+#if defined(__AVX512BW__)
+      else return B(_mm512_maskz_permutexvar_epi16(__mmask32(0xFFFFFFFF), i, x));
+#endif
+    } else
+#endif
+    {
+      return xsimd::swizzle(v, xsimd::make_batch_constant<Index, XorLane<S>>());
+    }
+  }
+
+  static B spread_max_any(const B& v) {
+    if constexpr (native_swizzle) return spread_max(v);
+    else return B(max_lane<Arch>(v));
+  }
+
+  // Stores one output vector: streamed when asked and the address is vector-aligned (the
+  // vector then covers whole 64-byte lines or shares them only with other streamed vectors).
+  static void store_output(U* p, const B& v, bool streaming) {
+    if constexpr (simd::has_streaming_stores<Arch>) {
+      if (streaming && reinterpret_cast<std::uintptr_t>(p) % sizeof(B) == 0) {
+        simd::stream_store<Arch>(reinterpret_cast<K*>(p), v);
+        return;
+      }
+    }
+    v.store_unaligned(reinterpret_cast<K*>(p));
+  }
+
+  // One output vector: T's 1 in lane `at` (when at < lanes) and 0 elsewhere.
+  static B one_hot_vector(std::size_t at) {
+    const B lane_number = xsimd::make_batch_constant<B, LaneNumber>();
+    const K target = at < lanes ? static_cast<K>(at) : K(-1);  // -1 is no lane
+    return xsimd::select(lane_number == B(target), B(static_cast<K>(Traits<T>::one)), B(K(0)));
+  }
+
+  static bool is_short_row(std::size_t n) { return n % lanes == 0 && n <= 4 * lanes; }
+
+  // One group that is one contiguous row of n = m * lanes elements (is_short_row(n)), written
+  // to a contiguous output row.
+  static void short_row(const T* p, U* o, std::size_t n, const B& nan, bool streaming) {
     const std::size_t m = n / lanes;
-    const B nan(nan_scalar);
     B k[4];
     B top = k[0] = load_key<Arch, T>(p, nan);
     for (std::size_t i = 1; i < m; ++i) top = max_of<Arch>(top, k[i] = load_key<Arch, T>(p + i * lanes, nan));
-    const B best(max_lane<Arch>(top));
-    for (std::size_t i = 0;; ++i) {
-      const std::size_t lane = first_true<Arch>(k[i] == best);
-      if (lane < lanes) {
-        winner = i * lanes + lane;
-        return true;
+    top = spread_max_any(top);
+    bool found = false;
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::size_t lane = found ? lanes : first_true<Arch>(k[i] == top);
+      found = found || lane < lanes;
+      store_output(o + i * lanes, one_hot_vector(lane), streaming);
+    }
+  }
+
+  // ---- long rows, one row per group: the previous row's output is written while this row is
+  // read, one block behind, so reads and (streamed) writes overlap instead of alternating a
+  // read-only phase with a write-only one. Every whole output vector is a compare-and-select
+  // with the 1 already in place, so no line is written by two kinds of store.
+
+  static constexpr std::size_t no_one = ~std::size_t{0};
+
+  // n output elements at p: zeros, and the 1 at `one_at` when it is below n (no_one: none).
+  static void write_part(U* p, std::size_t n, std::size_t one_at, bool streaming) {
+    K* q = reinterpret_cast<K*>(p);
+    const auto scalar = [&](std::size_t i) { q[i] = i == one_at ? static_cast<K>(Traits<T>::one) : K(0); };
+    std::size_t i = 0;
+    if constexpr (simd::has_streaming_stores<Arch>) {
+      const auto address = reinterpret_cast<std::uintptr_t>(q);
+      if (streaming && address % sizeof(K) == 0) {
+        const std::size_t head = ((sizeof(B) - address % sizeof(B)) % sizeof(B)) / sizeof(K);
+        for (; i < head && i < n; ++i) scalar(i);
+        for (; i + lanes <= n; i += lanes)
+          simd::stream_store<Arch>(q + i, one_hot_vector(one_at >= i ? one_at - i : no_one));
       }
     }
+    for (; i + lanes <= n; i += lanes) one_hot_vector(one_at >= i ? one_at - i : no_one).store_unaligned(q + i);
+    for (; i < n; ++i) scalar(i);
+  }
+
+  // The first maximum of the row at g (`row` elements), writing the previous row's output
+  // (when `previous` is not null) block by block as this row's blocks are read.
+  static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* previous,
+                                      std::size_t previous_one, bool streaming) {
+    K best = key_at(g, nan);
+    std::size_t best_block = 0;
+    bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
+    for (std::size_t b = 0; b < row; b += block) {
+      const std::size_t n = std::min(block, row - b);
+      if (!done && scan_block(g + b, n, nan, best)) {
+        best_block = b;
+        done = best == stop;
+      }
+      if (previous != nullptr) write_part(previous + b, n, previous_one >= b ? previous_one - b : no_one, streaming);
+    }
+    return best_block + locate(g + best_block, std::min(block, row - best_block), nan, best);
   }
 
   // The first maximum of a group of rows (`red` without its innermost dimension gives the
@@ -397,15 +530,27 @@ struct Vector {
     const K nan = nan_key<T>(mode);
     // Nothing beats a NaN under propagate, nor +inf under ignore: stop scanning the group there.
     const K stop = mode == NanMode::propagate ? nan : key_of_bits<T>(Traits<T>::inf, nan);
+    // Each common shape gets its own loop, so its small body is inlined into the group walk.
+    if (outer == 0 && out_step == 1 && is_short_row(row)) {
+      const B nan_vector(nan);
+      for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
+        short_row(in + in_offset, out + out_offset, row, nan_vector, streaming);
+      });
+      return;
+    }
+    if (outer == 0 && out_step == 1) {
+      U* previous = nullptr;  // the last row read, whose output is not written yet
+      std::size_t previous_one = 0;
+      for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
+        previous_one = scan_row_writing(in + in_offset, row, nan, stop, previous, previous_one, streaming);
+        previous = out + out_offset;
+      });
+      if (previous != nullptr) write_part(previous, row, previous_one, streaming);
+      return;
+    }
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
       const T* g = in + in_offset;
       U* o = out + out_offset;
-      std::size_t short_winner = 0;
-      if (outer == 0 && out_step == 1 && short_row(g, row, nan, short_winner)) {
-        simd::fill<Arch>(o, row, U{0});
-        o[short_winner] = Traits<T>::one;
-        return;
-      }
       const std::uint64_t winner = argmax_rows(g, red, row, nan, stop);
       std::uint64_t first = 0;
       simd::for_each_offset(red, outer, [&](const std::array<std::ptrdiff_t, 2>& r) {
