@@ -1,15 +1,33 @@
-# The instruction sets this build compiles kernels for, and the flags of each. Every file in
-# REFOPS_ARCH_SOURCES is compiled once per Arch into an object library refops_arch_<name>.
+# The instruction sets this build compiles kernels for, and the flags of each. The list itself
+# is src/dispatch/isa_list.hpp (one X(name, family, ...) line per instruction set); this file
+# keeps those of the target processor's family and adds each one's compiler flags. Every file
+# in REFOPS_ARCH_SOURCES is compiled once per instruction set into an object library
+# refops_arch_<name>, with REFOPS_ISA=<name>.
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-  set(REFOPS_ARCHS scalar sse2 avx2 avx512)
+  set(REFOPS_ARCH_FAMILY X86)
   set(REFOPS_ARCH_FAMILY_DEFINE REFOPS_BUILD_X86)
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
-  set(REFOPS_ARCHS scalar neon)
+  set(REFOPS_ARCH_FAMILY NEON)
   set(REFOPS_ARCH_FAMILY_DEFINE REFOPS_BUILD_NEON)
 else()
-  set(REFOPS_ARCHS scalar)
+  set(REFOPS_ARCH_FAMILY NONE)
   set(REFOPS_ARCH_FAMILY_DEFINE REFOPS_BUILD_SCALAR_ONLY)
+endif()
+
+file(READ ${CMAKE_CURRENT_LIST_DIR}/../src/dispatch/isa_list.hpp _refops_isa_list)
+string(REGEX MATCHALL "\n  X\\([a-z0-9_]+, [A-Z0-9]+," _refops_isa_entries "${_refops_isa_list}")
+set(REFOPS_ARCHS "")
+foreach(entry IN LISTS _refops_isa_entries)
+  string(REGEX REPLACE "^\n  X\\(([a-z0-9_]+), ([A-Z0-9]+),$" "\\1" _name "${entry}")
+  string(REGEX REPLACE "^\n  X\\(([a-z0-9_]+), ([A-Z0-9]+),$" "\\2" _family "${entry}")
+  if(_family STREQUAL "ANY" OR _family STREQUAL REFOPS_ARCH_FAMILY)
+    list(APPEND REFOPS_ARCHS ${_name})
+  endif()
+endforeach()
+message(STATUS "refops: kernels for ${REFOPS_ARCHS}")
+if(NOT REFOPS_ARCHS)
+  message(FATAL_ERROR "no instruction set read from src/dispatch/isa_list.hpp")
 endif()
 
 # "scalar" means scalar: the compiler may not vectorize it behind our back, so the speed-up
@@ -26,10 +44,12 @@ set(REFOPS_FLAGS_neon "")
 
 function(refops_add_arch_objects target)
   foreach(arch IN LISTS REFOPS_ARCHS)
-    string(TOUPPER "${arch}" ARCH)
+    if(NOT DEFINED REFOPS_FLAGS_${arch})
+      message(FATAL_ERROR "cmake/refops_arch.cmake: set REFOPS_FLAGS_${arch} for the instruction set ${arch}")
+    endif()
     add_library(refops_arch_${arch} OBJECT ${REFOPS_ARCH_SOURCES})
     target_compile_options(refops_arch_${arch} PRIVATE ${REFOPS_FLAGS_${arch}} ${REFOPS_WARNINGS})
-    target_compile_definitions(refops_arch_${arch} PRIVATE REFOPS_ARCH_${ARCH}=1 ${REFOPS_ARCH_FAMILY_DEFINE})
+    target_compile_definitions(refops_arch_${arch} PRIVATE REFOPS_ISA=${arch} ${REFOPS_ARCH_FAMILY_DEFINE})
     target_include_directories(refops_arch_${arch} PRIVATE ${PROJECT_SOURCE_DIR}/src)
     target_link_libraries(refops_arch_${arch} PRIVATE refops_kernels)
     set_target_properties(refops_arch_${arch} PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -7,7 +7,7 @@
 #include <climits>
 #include <string>
 
-#include "ops/diagonal_matrix_call.hpp"
+#include "ops/diagonal_matrix_table.hpp"
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
 #include "support/catch.hpp"
@@ -144,7 +144,7 @@ TEST_CASE("DIAGONAL_MATRIX(1) execute() checks the buffers and the forced arch",
     execute(dm1, In(shared.data() + 16, 48), Out(shared.data(), 48));
     FAIL("execute() accepted overlapping buffers");
   } catch (const Error& e) {
-    CHECK(has(e.diagnostics(), {"OutputTensor.Binding", "shares no byte with InputTensor"}));
+    CHECK(has(e.diagnostics(), {"OutputTensor.Binding", "expected no byte shared with InputTensor"}));
   }
   CHECK(shared.all_sentinel());
 

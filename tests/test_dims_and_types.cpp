@@ -15,9 +15,18 @@ TEST_CASE("Dims holds up to 8 values inline", "[dims]") {
   d.insert(1, 9);
   CHECK(d == Dims{1, 9, 1, 3, 4});
   CHECK_NOTHROW(Dims{1, 2, 3, 4, 5, 6, 7, 8});
-  CHECK_THROWS_AS((Dims{1, 2, 3, 4, 5, 6, 7, 8, 9}), std::length_error);
+  // More than 8 values: an Error naming DimensionCount, like every other bad description.
+  try {
+    (void)Dims{1, 2, 3, 4, 5, 6, 7, 8, 9};
+    FAIL("a Dims took 9 values");
+  } catch (const Error& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].field == "DimensionCount");
+    CHECK(e.diagnostics()[0].message ==
+          "expected at most 8 values (sizes, strides or axes: DirectML's largest DimensionCount), found 9");
+  }
   Dims full{1, 2, 3, 4, 5, 6, 7, 8};
-  CHECK_THROWS_AS(full.push_back(1), std::length_error);
+  CHECK_THROWS_AS(full.push_back(1), Error);
 }
 
 TEST_CASE("every DataType has DirectML's value, size and name", "[types]") {

@@ -6,7 +6,7 @@
 
 #include <refops/refops.hpp>
 
-#include "ops/hardmax_call.hpp"
+#include "ops/hardmax_table.hpp"
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
 #include "support/catch.hpp"
@@ -75,7 +75,7 @@ TEST_CASE("HARDMAX1: Axes must be a non-empty set of axes below DimensionCount",
 TEST_CASE("HARDMAX1: feature level, data types and dimension counts", "[hardmax][validate]") {
   expect_rejected(good1(), FL::level_5_0, "FeatureLevel",
                   "DML_OPERATOR_ACTIVATION_HARDMAX1 needs DML_FEATURE_LEVEL_5_1; validating at DML_FEATURE_LEVEL_5_0");
-  expect_rejected(good1(), FeatureLevel{0x5300}, "FeatureLevel", "expected a DML_FEATURE_LEVEL");
+  expect_rejected(good1(), FeatureLevel{0x5300}, "FeatureLevel", "expected one of the DML_FEATURE_LEVEL values 0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000, 0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400 (DML_FEATURE_LEVEL_1_0 to DML_FEATURE_LEVEL_6_4), found 0x5300");
   Hardmax1Desc d = good1();
   d.input.data_type = d.output.data_type = DataType::int32;
   expect_rejected(d, FL::latest, "InputTensor.DataType",
@@ -92,7 +92,7 @@ TEST_CASE("HARDMAX1: feature level, data types and dimension counts", "[hardmax]
 
 TEST_CASE("HARDMAX: levels 1_0 (4 dims), 2_0 (4-5), 3_0 (1-8) and effective rank <= 2", "[hardmax][validate]") {
   HardmaxDesc d = good0();
-  expect_rejected(d, FeatureLevel{0x0100}, "FeatureLevel", "expected a DML_FEATURE_LEVEL (0x1000 to 0x6400), found 0x100");
+  expect_rejected(d, FeatureLevel{0x0100}, "FeatureLevel", "expected one of the DML_FEATURE_LEVEL values 0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000, 0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400 (DML_FEATURE_LEVEL_1_0 to DML_FEATURE_LEVEL_6_4), found 0x100");
   d.input.sizes = d.output.sizes = {3, 4};
   expect_rejected(d, FL::level_2_1, "InputTensor.DimensionCount",
                   "expected 4 to 5 at DML_FEATURE_LEVEL_2_1, found 2; it needs DML_FEATURE_LEVEL_3_0");
@@ -165,10 +165,11 @@ TEST_CASE("buffers: size, alignment, overlap and the forced path", "[hardmax][va
   rejected(in.in(), out.out().first(92), {}, "OutputTensor.Binding.SizeInBytes", "found 92");
   Buffer shifted(200, 2);
   rejected(in.in(), shifted.out(), {}, "OutputTensor.Binding.Offset", "expected the data pointer aligned to 4 bytes");
-  rejected(Buffer(100, 1).in(), out.out(), {}, "InputTensor.Binding.Offset", "found an address 1 bytes past a multiple");
+  rejected(Buffer(100, 1).in(), out.out(), {}, "InputTensor.Binding.Offset", "expected the data pointer aligned to 4 bytes (the FLOAT32 element size), found an address 1 byte past a multiple of 4");
   Buffer shared(200);
   rejected(shared.in().subspan(0, 96), shared.out().subspan(48, 96), {}, "OutputTensor.Binding",
-           "expected an output that shares no byte with InputTensor");
+           "expected no byte shared with InputTensor (these operators do not run in place), found the byte ranges "
+           "from first to last addressed element overlapping");
   for (Arch a : {Arch::scalar, Arch::sse2, Arch::avx2, Arch::avx512, Arch::neon}) {
     const auto have = available_archs();
     if (std::find(have.begin(), have.end(), a) != have.end()) continue;

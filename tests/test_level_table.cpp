@@ -61,7 +61,7 @@ TEST_CASE("an operator is unknown below the level that introduced it", "[level_t
   CHECK(d[0].message == "DML_OPERATOR_EXAMPLE needs DML_FEATURE_LEVEL_2_0; validating at DML_FEATURE_LEVEL_1_0");
   d = check({DataType::float32, {1, 1, 1, 2}, {}, 0}, FeatureLevel{0x2200});
   REQUIRE(d.size() == 1);
-  CHECK(d[0].message == "expected a DML_FEATURE_LEVEL (0x1000 to 0x6400), found 0x2200");
+  CHECK(d[0].message == "expected one of the DML_FEATURE_LEVEL values 0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000, 0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400 (DML_FEATURE_LEVEL_1_0 to DML_FEATURE_LEVEL_6_4), found 0x2200");
 }
 
 TEST_CASE("the lowest valid level follows from the table", "[level_table]") {

@@ -152,7 +152,7 @@ TEST_CASE("OneHot-1: each rule broken once, in OpenVINO's names", "[one_hot][one
 
   d = valid_v1();
   d.indices.data_type = DataType::float32;
-  require_rejected(d, "indices.DataType", "expected one of INT32, INT64, UINT32, UINT64, found FLOAT32");
+  require_rejected(d, "indices.DataType", "expected one of INT64, INT32, UINT64, UINT32, found FLOAT32");
 
   d = valid_v1();
   d.indices.sizes = {1, 1, 1, 1, 1, 1, 1, 2};
@@ -171,8 +171,11 @@ TEST_CASE("OneHot-1: each rule broken once, in OpenVINO's names", "[one_hot][one
   d.indices.sizes = {65536, 65536};
   d.depth = 2;
   require_rejected(d, "indices.Sizes", "4294967295");
-  d.indices.sizes = {65536, 32768};
-  require_rejected(d, "output.Sizes", "4294967295");
+  d.indices.sizes = {65536, 32768};  // with depth 2 the output holds 2^32 elements
+  require_rejected(d, "depth",
+                   "expected a depth that keeps the output within 4294967295 (2^32-1) elements, found 2: the "
+                   "output's sizes {65536,32768,2} (the indices' sizes with depth inserted at axis 2) make "
+                   "4294967296 elements");
 }
 
 TEST_CASE("OneHot-1: bindings that do not fit are rejected before anything is written", "[one_hot][one_hot_v1][validation]") {

@@ -39,13 +39,15 @@ TEST_CASE("each tensor rule broken once", "[tensor_rules]") {
   require_one(check({DataType::float32, {2, 3}, {1}, 0}), "OutputTensor.Strides", "expected 2 strides");
   require_one(check({DataType::uint8, {65536, 65536}, {}, 0}), "OutputTensor.Sizes", "4294967295");
   require_one(check({DataType::int64, {0xFFFFFFFFu}, {0xFFFFFFFFu}, 0}, TensorRole::input),
-              "OutputTensor.Strides", "beyond 2^64");
+              "OutputTensor.Strides", "past byte 2^64 - 1, so the buffer size has no 64-bit value");
   require_one(check({DataType::float32, {2, 3}, {}, 20}), "OutputTensor.TotalTensorSizeInBytes",
               "expected at least 24");
   require_one(check({DataType::float32, {2, 3}, {0, 1}, 0}), "OutputTensor.Strides[0]", "stride 0");
   require_one(check({DataType::float32, {2, 3}, {2, 1}, 0}), "OutputTensor.Strides[0]",
               "expected a stride of at least 3");
-  require_one(check({DataType::float32, {3, 2}, {1, 1}, 0}), "OutputTensor.Strides[1]", "nest");
+  require_one(check({DataType::float32, {3, 2}, {1, 1}, 0}), "OutputTensor.Strides[1]",
+              "has stride 1, so a step along it lands inside the elements the dimensions with smaller strides "
+              "already reach; expected a stride of at least 3, so that each step passes all of them");
 }
 
 TEST_CASE("bindings: size, alignment and overlap", "[tensor_rules]") {
@@ -69,10 +71,23 @@ TEST_CASE("bindings: size, alignment and overlap", "[tensor_rules]") {
 
   test::Buffer shared(64);
   In first{shared.data(), 24}, inside{shared.data() + 20, 24}, after{shared.data() + 24, 24};
-  detail::check_no_overlap(desc, "OutputTensor", first, desc, "InputTensor", after, d);
+  detail::check_no_overlap({desc, "OutputTensor", first}, {desc, "InputTensor", after}, d);
   CHECK(d.empty());
-  detail::check_no_overlap(desc, "OutputTensor", first, desc, "InputTensor", inside, d);
+  detail::check_no_overlap({desc, "OutputTensor", first}, {desc, "InputTensor", inside}, d);
   require_one(d, "OutputTensor.Binding", "InputTensor");
+}
+
+TEST_CASE("an input inside the output's padding overlaps: the message says byte ranges are compared", "[tensor_rules]") {
+  // Output rows of 2 FLOAT32 elements, 4 apart: bytes 8-15 are padding no element uses.
+  const TensorDesc output{DataType::float32, {2, 2}, {4, 1}, 0}, input{DataType::float32, {2}, {}, 0};
+  test::Buffer shared(64);
+  std::vector<Diagnostic> d;
+  detail::check_no_overlap({output, "OutputTensor", {shared.data(), 24}}, {input, "InputTensor", {shared.data() + 8, 8}}, d);
+  require_one(d, "OutputTensor.Binding",
+              "expected no byte shared with InputTensor (these operators do not run in place), found the byte "
+              "ranges from first to last addressed element overlapping: OutputTensor spans bytes 0 to 24 and "
+              "InputTensor bytes 8 to 16, counted from OutputTensor's first byte (whole ranges are compared, so "
+              "an input lying in the output's padding between elements counts as overlapping)");
 }
 
 TEST_CASE("shape helpers name the tensor they compare with", "[tensor_rules]") {

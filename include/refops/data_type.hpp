@@ -28,7 +28,11 @@ constexpr bool is_valid(DataType t) {
   return v >= 1 && v <= 11;
 }
 
-std::size_t size_of(DataType);       // bytes per element; 0 for an invalid value
+// Bytes per element; 0 for an invalid value.
+constexpr std::size_t size_of(DataType t) {
+  constexpr unsigned char bytes[] = {0, 4, 2, 4, 2, 1, 4, 2, 1, 8, 8, 8};  // by DML value
+  return is_valid(t) ? bytes[static_cast<std::uint32_t>(t)] : 0;
+}
 std::string_view name_of(DataType);  // "FLOAT32", as DirectML spells it
 
 // The DataType of a C++ element type, and back.

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace refops {
@@ -13,13 +14,24 @@ struct Diagnostic {
 };
 
 // One line per diagnostic: "field: message".
-std::string to_string(const std::vector<Diagnostic>&);
+inline std::string to_string(const std::vector<Diagnostic>& diagnostics) {
+  std::string text;
+  for (const Diagnostic& d : diagnostics) {
+    if (!text.empty()) text += '\n';
+    text += d.field;
+    text += ": ";
+    text += d.message;
+  }
+  return text;
+}
 
 // Thrown by execute() (and the few helpers that cannot return diagnostics) before anything is
-// written. what() is to_string(diagnostics()).
+// written. what() is to_string(diagnostics()). Defined here, so that the header-only kernels
+// (whose Dims throws it) need no library.
 class Error : public std::invalid_argument {
  public:
-  explicit Error(std::vector<Diagnostic> diagnostics);
+  explicit Error(std::vector<Diagnostic> diagnostics)
+      : std::invalid_argument(to_string(diagnostics)), diagnostics_(std::move(diagnostics)) {}
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
 
  private:

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <stdexcept>
+#include <string>
+
+#include <refops/diagnostics.hpp>
 
 namespace refops {
 
@@ -16,9 +18,9 @@ class Dims {
   static constexpr std::size_t capacity = 8;  // DML_TENSOR_DIMENSION_COUNT_MAX1
 
   constexpr Dims() = default;
-  // Throws std::length_error for more than 8 values: a Dims cannot hold them.
+  // Throws Error (field "DimensionCount") for more than 8 values: a Dims cannot hold them.
   constexpr Dims(std::initializer_list<std::uint32_t> values) {
-    if (values.size() > capacity) throw std::length_error("refops::Dims holds at most 8 values");
+    if (values.size() > capacity) too_many(values.size());
     for (std::uint32_t v : values) data_[size_++] = v;
   }
   template <class It>
@@ -37,7 +39,7 @@ class Dims {
   constexpr const std::uint32_t* data() const { return data_.data(); }
 
   constexpr void push_back(std::uint32_t v) {
-    if (size_ == capacity) throw std::length_error("refops::Dims holds at most 8 values");
+    if (size_ == capacity) too_many(capacity + 1);
     data_[size_++] = v;
   }
   constexpr void insert(std::size_t pos, std::uint32_t v) {
@@ -52,8 +54,26 @@ class Dims {
   }
 
  private:
+  [[noreturn]] static void too_many(std::size_t count) {
+    throw Error({{"DimensionCount",
+                  "expected at most 8 values (sizes, strides or axes: DirectML's largest DimensionCount), "
+                  "found " + std::to_string(count)}});
+  }
+
   std::array<std::uint32_t, capacity> data_{};
   std::size_t size_ = 0;
 };
+
+// Packed row-major strides for these sizes (last dimension fastest), in elements. The strides
+// of a valid tensor (at most 2^32-1 elements) fit in 32 bits.
+constexpr Dims packed_strides(const Dims& sizes) {
+  Dims strides = sizes;
+  std::uint64_t step = 1;
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = static_cast<std::uint32_t>(step);
+    step *= sizes[i];
+  }
+  return strides;
+}
 
 }  // namespace refops

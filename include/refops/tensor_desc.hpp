@@ -22,9 +22,10 @@ struct TensorDesc {                 // DML_BUFFER_TENSOR_DESC
 // silently wraps.
 std::uint64_t calc_buffer_tensor_size(const TensorDesc&);
 
-// The strides the description means: its own, or packed row-major when it has none.
-Dims effective_strides(const TensorDesc&);
-// Packed row-major strides for these sizes (last dimension fastest).
-Dims packed_strides(const Dims& sizes);
+// The strides the description means: its own, or packed row-major (packed_strides, dims.hpp)
+// when it has none.
+inline Dims effective_strides(const TensorDesc& desc) {
+  return desc.strides.empty() ? packed_strides(desc.sizes) : desc.strides;
+}
 
 }  // namespace refops

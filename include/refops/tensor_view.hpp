@@ -18,15 +18,8 @@ class TensorView {
 
   TensorView() = default;
   // Empty `strides` means packed row-major.
-  TensorView(T* data, Dims sizes, Dims strides = {}) : data_(data), sizes_(sizes), strides_(strides) {
-    if (strides_.empty()) {
-      std::uint64_t step = 1;
-      strides_ = sizes_;
-      for (std::size_t i = sizes_.size(); i-- > 0;) {
-        strides_[i] = static_cast<std::uint32_t>(step);
-        step *= sizes_[i];
-      }
-    }
+  TensorView(T* data, Dims sizes, Dims strides = {})
+      : data_(data), sizes_(sizes), strides_(strides.empty() ? packed_strides(sizes) : strides) {
     assert(strides_.size() == sizes_.size());
   }
 

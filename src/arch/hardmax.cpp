@@ -1,30 +1,28 @@
-// HARDMAX1's per-Arch entry point: the typed kernel for the call's data type.
+// HARDMAX(1)'s per-ISA entry point: the typed kernel for the call's element type (the two the
+// feature-level tables admit; the kernel header also serves FLOAT64 to header-only users).
 #include "arch/arch_config.hpp"
 
 #include <refops/kernels/hardmax.hpp>
-#include <refops/tensor_desc.hpp>
 
 #include "ops/hardmax_call.hpp"
 
-namespace refops::detail::REFOPS_ARCH_NS {
+namespace refops::detail::REFOPS_ISA {
 namespace {
+
 template <class T>
-void run(const HardmaxCall& call) {
-  const auto input = make_view(reinterpret_cast<const T*>(call.input_data), call.input.sizes,
-                               effective_strides(call.input));
-  const auto output = make_view(reinterpret_cast<T*>(call.output_data), call.output.sizes,
-                                effective_strides(call.output));
-  kernels::hardmax_detail::run<Arch, T>(input, output, call.axes, call.nan_mode);
+void run_typed(const HardmaxCall& c) {
+  const auto input = make_view(reinterpret_cast<const T*>(c.input), c.sizes, c.input_strides);
+  const auto output = make_view(reinterpret_cast<T*>(c.output), c.sizes, c.output_strides);
+  kernels::hardmax_detail::run<SimdTarget, T>(input, output, c.axes, c.nan_mode);
 }
+
 }  // namespace
 
-void hardmax(const HardmaxCall& call) {
-  switch (call.input.data_type) {
-    case DataType::float32: return run<float>(call);
-    case DataType::float16: return run<float16>(call);
-    case DataType::float64: return run<double>(call);
-    default: break;  // validation admits FLOAT32 and FLOAT16 only
+void run_hardmax(const HardmaxCall& c) {
+  switch (c.type) {
+    case HardmaxType::float32: return run_typed<float>(c);
+    case HardmaxType::float16: return run_typed<float16>(c);
   }
 }
 
-}  // namespace refops::detail::REFOPS_ARCH_NS
+}  // namespace refops::detail::REFOPS_ISA

@@ -3,7 +3,7 @@
 #include "arch/arch_config.hpp"
 #include "arch/probe.hpp"
 
-namespace refops::detail::REFOPS_ARCH_NS {
+namespace refops::detail::REFOPS_ISA {
 namespace {
 template <class A>
 ArchProbe probe_of() {
@@ -14,6 +14,6 @@ ArchProbe probe_of() {
 }
 }  // namespace
 
-ArchProbe probe() { return probe_of<Arch>(); }
+ArchProbe probe() { return probe_of<SimdTarget>(); }
 
-}  // namespace refops::detail::REFOPS_ARCH_NS
+}  // namespace refops::detail::REFOPS_ISA

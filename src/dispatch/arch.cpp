@@ -1,3 +1,4 @@
+// name_of(Arch), the dispatch order and resolve_arch: all read from dispatch/isa_list.hpp.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -12,70 +13,90 @@
 namespace refops {
 
 std::string_view name_of(Arch a) {
-  switch (a) {
-    case Arch::scalar: return "scalar";
-    case Arch::sse2: return "sse2";
-    case Arch::avx2: return "avx2";
-    case Arch::avx512: return "avx512";
-    case Arch::neon: return "neon";
-  }
+#define REFOPS_ISA_NAME(name, family, target, arg) \
+  case Arch::name: return #name;
+  switch (a) { REFOPS_FOR_EACH_ISA(REFOPS_ISA_NAME, ~) }
+#undef REFOPS_ISA_NAME
   return "unknown";
 }
 
+namespace detail {
 namespace {
 
-// Built into this library and supported by this CPU, best first, without the cap.
-std::vector<Arch> supported_archs() {
-  std::vector<Arch> archs;
-  [[maybe_unused]] const detail::CpuFeatures& cpu = detail::host_cpu_features();
-#if defined(REFOPS_BUILD_X86)
-  if (cpu.avx512) archs.push_back(Arch::avx512);
-  if (cpu.avx2) archs.push_back(Arch::avx2);
-  if (cpu.sse2) archs.push_back(Arch::sse2);
-#endif
-#if defined(REFOPS_BUILD_NEON)
-  if (cpu.neon) archs.push_back(Arch::neon);
-#endif
-  archs.push_back(Arch::scalar);
-  return archs;
+// The paths execute() may take, best first: fixed at first use, so a call reads it without
+// copying or allocating.
+struct ArchList {
+  Arch archs[arch_count] = {};
+  std::size_t size = 0;
+  const Arch* begin() const { return archs; }
+  const Arch* end() const { return archs + size; }
+};
+
+bool is_built_and_supported(Arch a) {
+  [[maybe_unused]] const CpuFeatures& cpu = host_cpu_features();
+#define REFOPS_ISA_SUPPORTED(name, family, target, arg) \
+  case Arch::name: return REFOPS_IF_BUILT(family, cpu.name ||) false;
+  switch (a) { REFOPS_FOR_EACH_ISA(REFOPS_ISA_SUPPORTED, ~) }
+#undef REFOPS_ISA_SUPPORTED
+  return false;
 }
 
-// REFOPS_ARCH=<name> keeps only that Arch and those below it (like ONEDNN_MAX_CPU_ISA). An
-// unknown name is ignored with a warning on stderr, once.
-std::vector<Arch> capped_archs() {
-  std::vector<Arch> archs = supported_archs();
+// Built into this library and supported by this CPU, best first (the list's strongest last).
+// REFOPS_ARCH=<name> keeps only that Arch and those after it (like ONEDNN_MAX_CPU_ISA); a cap
+// above what this CPU has keeps everything; a name that is no Arch is ignored with a warning
+// on stderr, once.
+ArchList make_arch_list() {
+  ArchList list;
+  for (std::size_t i = arch_count; i-- > 0;)
+    if (is_built_and_supported(all_archs[i])) list.archs[list.size++] = all_archs[i];
   const char* cap = std::getenv("REFOPS_ARCH");
-  if (!cap || !*cap) return archs;
-  for (std::size_t i = 0; i < archs.size(); ++i)
-    if (name_of(archs[i]) == cap) return std::vector<Arch>(archs.begin() + static_cast<std::ptrdiff_t>(i), archs.end());
-  // A cap above what this CPU has keeps everything; a name that is no Arch is a mistake.
-  for (Arch a : {Arch::avx512, Arch::avx2, Arch::sse2, Arch::neon, Arch::scalar})
-    if (name_of(a) == cap) return archs;
-  std::fprintf(stderr, "refops: ignoring REFOPS_ARCH=%s (expected scalar, sse2, avx2, avx512 or neon)\n", cap);
-  return archs;
+  if (!cap || !*cap) return list;
+  for (std::size_t i = 0; i < list.size; ++i)
+    if (name_of(list.archs[i]) == cap) {
+      ArchList capped;
+      for (std::size_t j = i; j < list.size; ++j) capped.archs[capped.size++] = list.archs[j];
+      return capped;
+    }
+  for (Arch a : all_archs)
+    if (name_of(a) == cap) return list;
+  std::string names;
+  for (Arch a : all_archs) names += (names.empty() ? "" : ", ") + std::string(name_of(a));
+  std::fprintf(stderr, "refops: ignoring REFOPS_ARCH=%s (expected one of %s)\n", cap, names.c_str());
+  return list;
+}
+
+const ArchList& arch_list() {
+  static const ArchList list = make_arch_list();
+  return list;
+}
+
+// Why a forced Arch is not available: a known name, or the number of a value that is no Arch.
+std::string why_not(Arch a) {
+  for (Arch known : all_archs)
+    if (known == a)
+      return std::string(name_of(a)) + " (not built in, not supported by this CPU, or capped by REFOPS_ARCH)";
+  return std::to_string(static_cast<int>(a)) + ", which is no Arch (its values are 0 to " +
+         std::to_string(arch_count - 1) + ")";
 }
 
 }  // namespace
 
-std::vector<Arch> available_archs() {
-  static const std::vector<Arch> archs = capped_archs();
-  return archs;
-}
-
-namespace detail {
-
 Arch resolve_arch(const ExecuteOptions& options) {
-  const std::vector<Arch> archs = available_archs();
-  if (!options.arch) return archs.front();
-  for (Arch a : archs)
+  const ArchList& list = arch_list();
+  if (!options.arch) return list.archs[0];
+  for (Arch a : list)
     if (a == *options.arch) return a;
   std::string have;
-  for (Arch a : archs) have += (have.empty() ? "" : ", ") + std::string(name_of(a));
+  for (Arch a : list) have += (have.empty() ? "" : ", ") + std::string(name_of(a));
   throw Error({{"ExecuteOptions.arch",
-                "expected one of the available paths (" + have + "), found " +
-                    std::string(name_of(*options.arch)) +
-                    " (not built in, not supported by this CPU, or capped by REFOPS_ARCH)"}});
+                "expected one of the available paths (" + have + "), found " + why_not(*options.arch)}});
 }
 
 }  // namespace detail
+
+std::vector<Arch> available_archs() {
+  const auto& list = detail::arch_list();
+  return {list.begin(), list.end()};
+}
+
 }  // namespace refops

@@ -1,60 +1,60 @@
 // Runtime dispatch over the per-instruction-set builds of the kernels.
 //
-// Every file in src/arch/ is compiled once per Arch this build has (CMake: refops_arch_<name>),
-// each time with that instruction set's flags and REFOPS_ARCH_<NAME> defined, so its entry
-// points land in namespace refops::detail::<name>. A header declares an entry point for every
-// built Arch with REFOPS_DECLARE_PER_ARCH, and execute() picks one with REFOPS_ARCH_TABLE.
+// Every file in src/arch/ is compiled once per instruction set this build has (CMake:
+// refops_arch_<name>, from dispatch/isa_list.hpp), each time with that instruction set's flags
+// and REFOPS_ISA=<name>, so its entry points land in namespace refops::detail::<name>. A header
+// declares an entry point for every built instruction set with REFOPS_DECLARE_PER_ARCH, and
+// execute() picks one from REFOPS_ARCH_TABLE.
 #pragma once
+
+#include <array>
+#include <cstddef>
+#include <iterator>
 
 #include <refops/arch.hpp>
 
+#include "dispatch/isa_list.hpp"
+
 namespace refops::detail {
+
+// Every instruction set of the list, in its order.
+#define REFOPS_ISA_ENUMERATOR(name, family, target, arg) ::refops::Arch::name,
+inline constexpr Arch all_archs[] = {REFOPS_FOR_EACH_ISA(REFOPS_ISA_ENUMERATOR, ~)};
+#undef REFOPS_ISA_ENUMERATOR
+inline constexpr std::size_t arch_count = std::size(all_archs);
+
+// The public enum (API.md keeps its names) lists the instruction sets in the list's order.
+consteval bool arch_enum_follows_isa_list() {
+  for (std::size_t i = 0; i < arch_count; ++i)
+    if (static_cast<std::size_t>(all_archs[i]) != i) return false;
+  return true;
+}
+static_assert(arch_enum_follows_isa_list(),
+              "enum Arch (include/refops/arch.hpp) must list dispatch/isa_list.hpp's names in order");
 
 // Checks the forced or best Arch: the forced one must be in available_archs(), else Error
 // (field "ExecuteOptions.arch").
 Arch resolve_arch(const ExecuteOptions&);
 
+// One entry point per instruction set, indexed by Arch; null for those this build lacks.
 template <class Fn>
 struct ArchTable {
-  Fn scalar = nullptr, sse2 = nullptr, avx2 = nullptr, avx512 = nullptr, neon = nullptr;
-  Fn operator[](Arch a) const {
-    switch (a) {
-      case Arch::sse2: return sse2;
-      case Arch::avx2: return avx2;
-      case Arch::avx512: return avx512;
-      case Arch::neon: return neon;
-      case Arch::scalar: break;
-    }
-    return scalar;
-  }
+  std::array<Fn, arch_count> entries{};
+  Fn operator[](Arch a) const { return entries[static_cast<std::size_t>(a)]; }
 };
 
 }  // namespace refops::detail
 
-#if defined(REFOPS_BUILD_X86)
-#define REFOPS_PER_ARCH_X86(decl) \
-  namespace sse2 { decl }        \
-  namespace avx2 { decl }        \
-  namespace avx512 { decl }
-#define REFOPS_X86_ENTRY(fn) , &sse2::fn, &avx2::fn, &avx512::fn
-#else
-#define REFOPS_PER_ARCH_X86(decl)
-#define REFOPS_X86_ENTRY(fn) , nullptr, nullptr, nullptr
-#endif
-#if defined(REFOPS_BUILD_NEON)
-#define REFOPS_PER_ARCH_NEON(decl) namespace neon { decl }
-#define REFOPS_NEON_ENTRY(fn) , &neon::fn
-#else
-#define REFOPS_PER_ARCH_NEON(decl)
-#define REFOPS_NEON_ENTRY(fn) , nullptr
-#endif
+// Inside namespace refops::detail: declares `decl` in every built instruction set's namespace.
+#define REFOPS_DECLARE_IN_ISA(name, family, target, decl) REFOPS_IF_BUILT(family, namespace name { decl })
+#define REFOPS_DECLARE_PER_ARCH(decl) REFOPS_FOR_EACH_ISA(REFOPS_DECLARE_IN_ISA, decl)
 
-// Inside namespace refops::detail: declares `decl` in every built Arch's namespace.
-#define REFOPS_DECLARE_PER_ARCH(decl) \
-  namespace scalar { decl }           \
-  REFOPS_PER_ARCH_X86(decl)           \
-  REFOPS_PER_ARCH_NEON(decl)
-
-// Inside namespace refops::detail: the ArchTable of entry point `fn` (declared above).
-#define REFOPS_ARCH_TABLE(fn) \
-  ::refops::detail::ArchTable<decltype(&scalar::fn)> { &scalar::fn REFOPS_X86_ENTRY(fn) REFOPS_NEON_ENTRY(fn) }
+// Inside namespace refops::detail: the ArchTable of entry point `fn` (declared as above).
+#define REFOPS_SET_ISA_ENTRY(name, family, target, fn) \
+  REFOPS_IF_BUILT(family, table.entries[static_cast<std::size_t>(::refops::Arch::name)] = &name::fn;)
+#define REFOPS_ARCH_TABLE(fn)                                  \
+  [] {                                                         \
+    ::refops::detail::ArchTable<decltype(&scalar::fn)> table;  \
+    REFOPS_FOR_EACH_ISA(REFOPS_SET_ISA_ENTRY, fn)              \
+    return table;                                              \
+  }()

@@ -2,14 +2,14 @@
 // (SPEC sections 3, 5 and 6). The kernels are in include/refops/kernels/diagonal_matrix.hpp.
 #include <refops/diagonal_matrix.hpp>
 
-#include <cstring>
 #include <string>
 
-#include <refops/kernels/simd.hpp>
 #include <refops/value_cast.hpp>
 
 #include "ops/diagonal_matrix_call.hpp"
-#include "validation/level_table.hpp"
+#include "ops/diagonal_matrix_table.hpp"
+#include "ops/element_bits.hpp"
+#include "ops/finish_execute.hpp"
 #include "validation/tensor_rules.hpp"
 
 namespace refops {
@@ -33,11 +33,11 @@ constexpr TensorSupport diagonal1_rows[] = {{FL::level_5_1, 2, 4, all_eleven_typ
 constexpr TensorTable diagonal1_tensors[] = {{"InputTensor", diagonal1_rows}, {"OutputTensor", diagonal1_rows}};
 constexpr OperatorTable diagonal1_table{"DML_OPERATOR_DIAGONAL_MATRIX1", FL::level_5_1, diagonal1_tensors};
 
-// The output's tensor rules and table row; false when the output is unusable.
-bool check_output(const OperatorTable& table, const TensorDesc& output, FeatureLevel level,
-                  std::vector<Diagnostic>& out) {
-  if (!check_tensor(output, "OutputTensor", TensorRole::output, out)) return false;
-  check_support(table, "OutputTensor", output, level, out);
+// A tensor's rules and, when the level is known, its table row; false when it is unusable.
+bool check_table_tensor(const OperatorTable& table, const TensorDesc& t, std::string_view name, TensorRole role,
+                        bool level_known, FeatureLevel level, std::vector<Diagnostic>& out) {
+  if (!check_tensor(t, name, role, out)) return false;
+  if (level_known) check_support(table, name, t, level, out);
   return true;
 }
 
@@ -45,24 +45,18 @@ std::string type_text(DataType t) {
   return is_valid(t) ? std::string(name_of(t)) : std::to_string(static_cast<std::uint32_t>(t));
 }
 
-// The bits of the value in the output type, in the low bytes.
-template <class T>
-std::uint64_t bits_of(T value) {
-  return static_cast<std::uint64_t>(simd::to_bits(value));
-}
-
-DiagonalMatrixCall make_call(const TensorDesc& output, Out output_buffer) {
-  DiagonalMatrixCall call;
-  call.element_bytes = size_of(output.data_type);
-  call.output = output_buffer.data();
-  call.sizes = output.sizes;
-  call.output_strides = effective_strides(output);
-  return call;
-}
-
-void run(const DiagonalMatrixCall& call, const ExecuteOptions& options) {
-  static const auto table = REFOPS_ARCH_TABLE(run_diagonal_matrix);
-  table[resolve_arch(options)](call);
+// The call both operators share; input, Value and the band are each operator's own.
+DiagonalMatrixCall call_of(const TensorDesc& output_desc, Out output, const TensorDesc* input_desc, In input,
+                           std::uint64_t value_bits, std::int64_t fill_begin, std::int64_t fill_end) {
+  return {.element_bytes = size_of(output_desc.data_type),
+          .input = input_desc ? input.data() : nullptr,
+          .input_strides = input_desc ? effective_strides(*input_desc) : Dims{},
+          .output = output.data(),
+          .sizes = output_desc.sizes,
+          .output_strides = effective_strides(output_desc),
+          .value_bits = value_bits,
+          .fill_begin = fill_begin,
+          .fill_end = fill_end};
 }
 
 }  // namespace
@@ -73,23 +67,24 @@ const OperatorTable& diagonal_matrix1_table() { return diagonal1_table; }
 }  // namespace detail
 
 std::vector<Diagnostic> validate(const DiagonalMatrixDesc& desc, FeatureLevel level) {
+  using namespace detail;
   std::vector<Diagnostic> out;
-  if (!detail::check_level(detail::diagonal_table, level, out)) return out;
-  detail::check_output(detail::diagonal_table, desc.output, level, out);
+  const bool known = check_level(diagonal_table, level, out);
+  check_table_tensor(diagonal_table, desc.output, "OutputTensor", TensorRole::output, known, level, out);
   return out;  // every Offset and every float Value (NaN included) is valid
 }
 
 std::vector<Diagnostic> validate(const DiagonalMatrix1Desc& desc, FeatureLevel level) {
   using namespace detail;
   std::vector<Diagnostic> out;
-  if (!check_level(diagonal1_table, level, out)) return out;
-  const bool output_ok = check_output(diagonal1_table, desc.output, level, out);
-  if (desc.input && check_tensor(*desc.input, "InputTensor", TensorRole::input, out)) {
-    check_support(diagonal1_table, "InputTensor", *desc.input, level, out);
-    if (output_ok) {
-      check_same_type(*desc.input, "InputTensor", desc.output, "OutputTensor", out);
-      check_same_sizes(*desc.input, "InputTensor", desc.output, "OutputTensor", out);
-    }
+  const bool known = check_level(diagonal1_table, level, out);
+  const bool output_ok =
+      check_table_tensor(diagonal1_table, desc.output, "OutputTensor", TensorRole::output, known, level, out);
+  if (desc.input &&
+      check_table_tensor(diagonal1_table, *desc.input, "InputTensor", TensorRole::input, known, level, out) &&
+      output_ok) {
+    check_same_type(*desc.input, "InputTensor", desc.output, "OutputTensor", out);
+    check_same_sizes(*desc.input, "InputTensor", desc.output, "OutputTensor", out);
   }
   if (desc.value.type() != desc.output.data_type && is_valid(desc.output.data_type))
     out.push_back({"ValueDataType", "expected " + type_text(desc.output.data_type) +
@@ -105,41 +100,31 @@ std::optional<FeatureLevel> minimum_feature_level(const DiagonalMatrix1Desc& des
 }
 
 void execute(const DiagonalMatrixDesc& desc, Out output, const ExecuteOptions& options) {
-  std::vector<Diagnostic> diagnostics = validate(desc, options.feature_level);
-  if (diagnostics.empty()) detail::check_binding(desc.output, "OutputTensor", output, diagnostics);
-  detail::throw_if_any(std::move(diagnostics));
-
-  detail::DiagonalMatrixCall call = detail::make_call(desc.output, output);
-  // Offset + 1 in 64-bit: Offset INT32_MAX must not wrap.
-  call.fill_begin = desc.offset;
-  call.fill_end = std::int64_t{desc.offset} + 1;
-  call.value_bits = visit_data_type(desc.output.data_type,
-                                    [&](auto tag) { return detail::bits_of(value_cast<decltype(tag)>(desc.value)); });
-  detail::run(call, options);
+  using namespace detail;
+  finish_execute(validate(desc, options.feature_level), {desc.output, "OutputTensor", output}, {},
+                 diagonal_matrix_entries, options, [&] {
+                   // Value converted to the output type as SPEC section 3 says; Offset + 1 in 64
+                   // bits, so Offset INT32_MAX does not wrap.
+                   const std::uint64_t value = visit_data_type(desc.output.data_type, [&](auto tag) {
+                     return element_bits(Scalar::of(value_cast<decltype(tag)>(desc.value)));
+                   });
+                   return call_of(desc.output, output, nullptr, {}, value, desc.offset, std::int64_t{desc.offset} + 1);
+                 });
 }
 
 void execute(const DiagonalMatrix1Desc& desc, In input, Out output, const ExecuteOptions& options) {
+  using namespace detail;
+  const TensorDesc* input_desc = desc.input ? &*desc.input : nullptr;
+  const auto make_call = [&] {
+    return call_of(desc.output, output, input_desc, input, element_bits(desc.value), desc.fill_begin, desc.fill_end);
+  };
   std::vector<Diagnostic> diagnostics = validate(desc, options.feature_level);
-  if (diagnostics.empty()) {
-    detail::check_binding(desc.output, "OutputTensor", output, diagnostics);
-    if (desc.input) {
-      detail::check_binding(*desc.input, "InputTensor", input, diagnostics);
-      if (diagnostics.empty())
-        detail::check_no_overlap(desc.output, "OutputTensor", output, *desc.input, "InputTensor", input, diagnostics);
-    }
-  }
-  detail::throw_if_any(std::move(diagnostics));
-
-  detail::DiagonalMatrixCall call = detail::make_call(desc.output, output);
-  if (desc.input) {
-    call.input = input.data();
-    call.input_strides = effective_strides(*desc.input);
-  }
-  call.fill_begin = desc.fill_begin;
-  call.fill_end = desc.fill_end;
-  call.value_bits = visit_data_type(desc.output.data_type,
-                                    [&](auto tag) { return detail::bits_of(desc.value.as<decltype(tag)>()); });
-  detail::run(call, options);
+  if (input_desc)
+    finish_execute(std::move(diagnostics), {desc.output, "OutputTensor", output},
+                   {{*input_desc, "InputTensor", input}}, diagonal_matrix_entries, options, make_call);
+  else
+    finish_execute(std::move(diagnostics), {desc.output, "OutputTensor", output}, {}, diagonal_matrix_entries,
+                   options, make_call);
 }
 
 }  // namespace refops

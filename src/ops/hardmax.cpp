@@ -3,7 +3,9 @@
 
 #include <refops/hardmax.hpp>
 
+#include "ops/finish_execute.hpp"
 #include "ops/hardmax_call.hpp"
+#include "ops/hardmax_table.hpp"
 #include "validation/tensor_rules.hpp"
 
 namespace refops {
@@ -80,19 +82,28 @@ void check_effective_rank(const TensorDesc& input, std::vector<Diagnostic>& out)
                        "} takes any rank"});
 }
 
-// The buffers, then the kernel on the resolved Arch.
-void run(const TensorDesc& input, const TensorDesc& output, const Dims& axes, NanMode mode, In in_buffer,
-         Out out_buffer, const ExecuteOptions& options, std::vector<Diagnostic> diagnostics) {
-  if (diagnostics.empty()) {
-    check_binding(input, "InputTensor", in_buffer, diagnostics);
-    check_binding(output, "OutputTensor", out_buffer, diagnostics);
-    if (diagnostics.empty())
-      check_no_overlap(output, "OutputTensor", out_buffer, input, "InputTensor", in_buffer, diagnostics);
-  }
-  throw_if_any(std::move(diagnostics));
-  const Arch arch = resolve_arch(options);
-  static const auto table = REFOPS_ARCH_TABLE(hardmax);
-  table[arch](HardmaxCall{input, output, in_buffer.data(), out_buffer.data(), axes, mode});
+// NanMode is ours (DirectML has none): one of its two values.
+void check_nan_mode(NanMode mode, std::vector<Diagnostic>& out) {
+  if (mode != NanMode::propagate && mode != NanMode::ignore)
+    out.push_back({"NanMode", "expected NanMode::propagate (0) or NanMode::ignore (1), found " +
+                                  std::to_string(static_cast<int>(mode))});
+}
+
+// Both operators' end of execute(): HARDMAX passes its last axis as `axes`.
+void run(const TensorDesc& input_desc, const TensorDesc& output_desc, const Dims& axes, NanMode mode, In input,
+         Out output, const ExecuteOptions& options, std::vector<Diagnostic> diagnostics) {
+  finish_execute(std::move(diagnostics), {output_desc, "OutputTensor", output}, {{input_desc, "InputTensor", input}},
+                 hardmax_entries, options, [&] {
+                   return HardmaxCall{.type = input_desc.data_type == DataType::float16 ? HardmaxType::float16
+                                                                                        : HardmaxType::float32,
+                                      .input = input.data(),
+                                      .input_strides = effective_strides(input_desc),
+                                      .output = output.data(),
+                                      .sizes = output_desc.sizes,
+                                      .output_strides = effective_strides(output_desc),
+                                      .axes = axes,
+                                      .nan_mode = mode};
+                 });
 }
 
 }  // namespace
@@ -106,6 +117,7 @@ std::vector<Diagnostic> validate(const HardmaxDesc& desc, FeatureLevel level) {
   std::vector<Diagnostic> out;
   if (detail::check_tensors(detail::hardmax_op, desc.input, desc.output, level, out))
     detail::check_effective_rank(desc.input, out);
+  detail::check_nan_mode(desc.nan_mode, out);
   return out;
 }
 
@@ -113,6 +125,7 @@ std::vector<Diagnostic> validate(const Hardmax1Desc& desc, FeatureLevel level) {
   std::vector<Diagnostic> out;
   const bool rank_known = detail::check_tensors(detail::hardmax1_op, desc.input, desc.output, level, out);
   detail::check_axes(desc.axes, desc.input.sizes.size(), rank_known, out);
+  detail::check_nan_mode(desc.nan_mode, out);
   return out;
 }
 
@@ -126,7 +139,7 @@ std::optional<FeatureLevel> minimum_feature_level(const Hardmax1Desc& desc) {
 
 void execute(const HardmaxDesc& desc, In input, Out output, const ExecuteOptions& options) {
   auto diagnostics = validate(desc, options.feature_level);
-  const Dims last_axis{static_cast<std::uint32_t>(desc.input.sizes.size() - 1)};
+  const Dims last_axis{static_cast<std::uint32_t>(desc.input.sizes.empty() ? 0 : desc.input.sizes.size() - 1)};
   detail::run(desc.input, desc.output, last_axis, desc.nan_mode, input, output, options, std::move(diagnostics));
 }
 

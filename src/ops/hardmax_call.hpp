@@ -1,30 +1,33 @@
-// The type-erased HARDMAX1 call that execute() hands to the per-Arch entry point
-// (src/arch/hardmax.cpp), and the operators' feature-level tables (shared with the tests and
-// the docs).
+// The type-erased HARDMAX1 call that execute() (HARDMAX and HARDMAX1) hands to the per-ISA
+// entry point run_hardmax (src/arch/hardmax.cpp). HARDMAX (v0) arrives as HARDMAX1 over the
+// last axis.
 #pragma once
 
 #include <cstddef>
 
-#include <refops/hardmax.hpp>
+#include <refops/dims.hpp>
+#include <refops/nan_mode.hpp>
 
 #include "dispatch/arch_table.hpp"
-#include "validation/level_table.hpp"
 
 namespace refops::detail {
 
-// A validated description and its bound buffers. HARDMAX (v0) arrives as HARDMAX1 over the
-// last axis.
+// The element types the feature-level tables admit (HARDMAX reads values, so unlike the other
+// operators it needs the type, not only its size).
+enum class HardmaxType { float32, float16 };
+
 struct HardmaxCall {
-  TensorDesc input, output;
-  const std::byte* input_data;
-  std::byte* output_data;
-  Dims axes;
+  HardmaxType type;
+  const std::byte* input;
+  Dims input_strides;          // effective
+  std::byte* output;
+  Dims sizes, output_strides;  // the output's (the input's are the same); effective strides
+  Dims axes;                   // distinct, each < sizes.size()
   NanMode nan_mode;
 };
 
-REFOPS_DECLARE_PER_ARCH(void hardmax(const HardmaxCall&);)
+REFOPS_DECLARE_PER_ARCH(void run_hardmax(const HardmaxCall&);)
 
-const OperatorTable& hardmax_table();   // DML_OPERATOR_ACTIVATION_HARDMAX
-const OperatorTable& hardmax1_table();  // DML_OPERATOR_ACTIVATION_HARDMAX1
+inline constexpr auto hardmax_entries = REFOPS_ARCH_TABLE(run_hardmax);
 
 }  // namespace refops::detail

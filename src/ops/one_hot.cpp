@@ -2,9 +2,12 @@
 // execute(). Semantics: SPEC section 2; the kernels: include/refops/kernels/one_hot.hpp.
 #include <refops/one_hot.hpp>
 
-#include <cstring>
 #include <string>
 
+#include <refops/kernels/one_hot.hpp>
+
+#include "ops/element_bits.hpp"
+#include "ops/finish_execute.hpp"
 #include "ops/one_hot_call.hpp"
 #include "ops/one_hot_table.hpp"
 #include "validation/tensor_rules.hpp"
@@ -14,13 +17,12 @@ namespace {
 
 using FL = FeatureLevel;
 constexpr TypeSet uint32_only{DataType::uint32};
-constexpr TypeSet all_index_types{DataType::int64, DataType::int32, DataType::uint64, DataType::uint32};
 constexpr TypeSet float_values{DataType::float32, DataType::float16};
 constexpr TypeSet values_2_1{DataType::float32, DataType::float16, DataType::int32, DataType::int16,
                              DataType::int8,    DataType::uint32,  DataType::uint16, DataType::uint8};
 
 constexpr TensorSupport indices_rows[] = {{FL::level_2_0, 4, 4, uint32_only},
-                                          {FL::level_3_0, 1, 8, all_index_types}};
+                                          {FL::level_3_0, 1, 8, one_hot_index_types}};
 constexpr TensorSupport value_rows[] = {{FL::level_2_0, 4, 4, float_values},
                                         {FL::level_2_1, 4, 4, values_2_1},
                                         {FL::level_3_0, 1, 8, values_2_1},
@@ -65,30 +67,35 @@ void check_shapes(const OneHotDesc& desc, std::vector<Diagnostic>& out) {
   check_same_type(desc.values, "ValuesTensor", desc.output, "OutputTensor", out);
 }
 
-template <class U>
-std::uint64_t read_as(const std::byte* p) {
-  U v;
-  std::memcpy(&v, p, sizeof(U));
-  return v;
+// OffValue and OnValue (the kernel header's on_value_of says where OnValue is) as bit patterns.
+struct OffOn { std::uint64_t off, on; };
+OffOn values_of(const TensorDesc& desc, In values) {
+  return visit_data_type(desc.data_type, [&](auto tag) {
+    using T = decltype(tag);
+    const auto view = make_view(reinterpret_cast<const T*>(values.data()), desc.sizes, desc.strides);
+    const auto* on = reinterpret_cast<const std::byte*>(kernels::detail::on_value_of(view));
+    return OffOn{element_bits(values.data(), desc.data_type), element_bits(on, desc.data_type)};
+  });
+}
+
+OneHotCall call_of(const OneHotDesc& desc, In indices, In values, Out output) {
+  const OffOn v = values_of(desc.values, values);
+  return {.index_type = desc.indices.data_type,
+          .indices = indices.data(),
+          .indices_strides = effective_strides(desc.indices),
+          .value_bytes = size_of(desc.output.data_type),
+          .off_bits = v.off,
+          .on_bits = v.on,
+          .output = output.data(),
+          .sizes = desc.output.sizes,
+          .output_strides = effective_strides(desc.output),
+          .axis = desc.axis,
+          .wrap_negative = true};
 }
 
 }  // namespace
 
-std::uint64_t bits_at(const std::byte* p, std::size_t bytes) {
-  switch (bytes) {
-    case 1: return read_as<std::uint8_t>(p);
-    case 2: return read_as<std::uint16_t>(p);
-    case 4: return read_as<std::uint32_t>(p);
-    default: return read_as<std::uint64_t>(p);
-  }
-}
-
 const OperatorTable& one_hot_table() { return table; }
-
-void dispatch_one_hot(const OneHotCall& call, const ExecuteOptions& options) {
-  static const auto entry = REFOPS_ARCH_TABLE(run_one_hot);
-  entry[resolve_arch(options)](call);
-}
 
 }  // namespace refops::detail
 
@@ -120,32 +127,9 @@ std::optional<FeatureLevel> minimum_feature_level(const OneHotDesc& desc) {
 
 void execute(const OneHotDesc& desc, In indices, In values, Out output, const ExecuteOptions& options) {
   using namespace detail;
-  std::vector<Diagnostic> out = validate(desc, options.feature_level);
-  if (out.empty()) {
-    check_binding(desc.indices, "IndicesTensor", indices, out);
-    check_binding(desc.values, "ValuesTensor", values, out);
-    check_binding(desc.output, "OutputTensor", output, out);
-  }
-  if (out.empty()) {
-    check_no_overlap(desc.output, "OutputTensor", output, desc.indices, "IndicesTensor", indices, out);
-    check_no_overlap(desc.output, "OutputTensor", output, desc.values, "ValuesTensor", values, out);
-  }
-  throw_if_any(std::move(out));
-
-  // OnValue: one step along the last dimension of size > 1 (SPEC: logical row-major element 1).
-  const Dims value_strides = effective_strides(desc.values);
-  std::size_t on_element = 0;
-  for (std::size_t d = desc.values.sizes.size(); d-- > 0;)
-    if (desc.values.sizes[d] > 1) {
-      on_element = value_strides[d];
-      break;
-    }
-  const std::size_t bytes = size_of(desc.output.data_type);
-  OneHotCall call{desc.indices.data_type, indices.data(), effective_strides(desc.indices), bytes, 0, 0,
-                  output.data(), desc.output.sizes, effective_strides(desc.output), desc.axis, true};
-  call.off_bits = bits_at(values.data(), bytes);
-  call.on_bits = bits_at(values.data() + on_element * bytes, bytes);
-  dispatch_one_hot(call, options);
+  finish_execute(validate(desc, options.feature_level), {desc.output, "OutputTensor", output},
+                 {{desc.indices, "IndicesTensor", indices}, {desc.values, "ValuesTensor", values}},
+                 one_hot_entries, options, [&] { return call_of(desc, indices, values, output); });
 }
 
 }  // namespace refops

@@ -6,7 +6,11 @@
 
 #include <string>
 
+#include "ops/element_bits.hpp"
+#include "ops/finish_execute.hpp"
 #include "ops/one_hot_call.hpp"
+#include "ops/one_hot_table.hpp"
+#include "tensor_extent.hpp"
 #include "validation/tensor_rules.hpp"
 
 namespace refops {
@@ -32,8 +36,38 @@ TensorDesc packed_output(const OneHotV1Desc& desc) {
   return out;
 }
 
-bool is_index_type(DataType t) {
-  return t == DataType::int32 || t == DataType::int64 || t == DataType::uint32 || t == DataType::uint64;
+// The output's element count, checked here so that an output too large for a tensor names
+// `depth`, the attribute that makes it so.
+void check_output_size(const OneHotV1Desc& desc, std::vector<Diagnostic>& out) {
+  const TensorDesc output = packed_output(desc);
+  const std::uint64_t count = detail::element_count(output.sizes);
+  if (count != 0 && count <= 0xFFFFFFFFu) {
+    detail::check_tensor(output, "output", detail::TensorRole::output, out);
+    return;
+  }
+  out.push_back({"depth", "expected a depth that keeps the output within 4294967295 (2^32-1) elements, found " +
+                              std::to_string(desc.depth) + ": the output's sizes " + detail::to_text(output.sizes) +
+                              " (the indices' sizes with depth inserted at axis " +
+                              std::to_string(normalized_axis(desc)) + ") make " +
+                              (count ? std::to_string(count) : std::string("more than 2^64")) + " elements"});
+}
+
+detail::OneHotCall call_of(const OneHotV1Desc& desc, In indices, Out output) {
+  const std::size_t axis = normalized_axis(desc);
+  Dims index_strides = effective_strides(desc.indices);  // empty for rank 0
+  index_strides.insert(axis, 0);                         // the size-1 dimension ONE_HOT wants
+  const TensorDesc output_tensor = packed_output(desc);
+  return {.index_type = desc.indices.data_type,
+          .indices = indices.data(),
+          .indices_strides = index_strides,
+          .value_bytes = size_of(output_tensor.data_type),
+          .off_bits = detail::element_bits(desc.off_value),
+          .on_bits = detail::element_bits(desc.on_value),
+          .output = output.data(),
+          .sizes = output_tensor.sizes,
+          .output_strides = packed_strides(output_tensor.sizes),
+          .axis = static_cast<std::uint32_t>(axis),
+          .wrap_negative = desc.negative_indices == NegativeIndices::normalize};
 }
 
 }  // namespace
@@ -54,8 +88,8 @@ std::vector<Diagnostic> validate(const OneHotV1Desc& desc) {
     attributes_ok = false;
   } else if (!check_tensor(indices_as_tensor(desc.indices), "indices", TensorRole::input, out)) {
     attributes_ok = false;
-  } else if (!is_index_type(desc.indices.data_type)) {
-    out.push_back({"indices.DataType", "expected one of INT32, INT64, UINT32, UINT64, found " +
+  } else if (!one_hot_index_types.has(desc.indices.data_type)) {
+    out.push_back({"indices.DataType", "expected one of " + one_hot_index_types.to_text() + ", found " +
                                            std::string(name_of(desc.indices.data_type))});
   }
   if (desc.depth < 1 || desc.depth > 0xFFFFFFFF) {
@@ -80,7 +114,11 @@ std::vector<Diagnostic> validate(const OneHotV1Desc& desc) {
                                          ? std::string(name_of(desc.off_value.type()))
                                          : "type " + std::to_string(static_cast<std::uint32_t>(desc.off_value.type())))});
   }
-  if (attributes_ok) check_tensor(packed_output(desc), "output", TensorRole::output, out);
+  if (desc.negative_indices != NegativeIndices::ignore && desc.negative_indices != NegativeIndices::normalize)
+    out.push_back({"negative_indices_mode",
+                   "expected NegativeIndices::ignore (0) or NegativeIndices::normalize (1), found " +
+                       std::to_string(static_cast<int>(desc.negative_indices))});
+  if (attributes_ok) check_output_size(desc, out);
   return out;
 }
 
@@ -91,31 +129,12 @@ TensorDesc output_desc(const OneHotV1Desc& desc) {
 
 void execute(const OneHotV1Desc& desc, In indices, Out output, const ExecuteOptions& options) {
   using namespace detail;
-  std::vector<Diagnostic> out = validate(desc);
-  throw_if_any(out);
+  std::vector<Diagnostic> diagnostics = validate(desc);
+  if (!diagnostics.empty()) throw_if_any(std::move(diagnostics));  // no output description to bind
   const TensorDesc index_tensor = indices_as_tensor(desc.indices);
   const TensorDesc output_tensor = packed_output(desc);
-  check_binding(index_tensor, "indices", indices, out);
-  check_binding(output_tensor, "output", output, out);
-  if (out.empty()) check_no_overlap(output_tensor, "output", output, index_tensor, "indices", indices, out);
-  throw_if_any(std::move(out));
-
-  const std::size_t axis = normalized_axis(desc);
-  Dims index_strides = effective_strides(desc.indices);  // empty for rank 0
-  index_strides.insert(axis, 0);                         // the size-1 dimension ONE_HOT wants
-  const std::size_t bytes = size_of(output_tensor.data_type);
-  OneHotCall call{desc.indices.data_type,
-                  indices.data(),
-                  index_strides,
-                  bytes,
-                  bits_at(desc.off_value.union_bytes().data(), bytes),
-                  bits_at(desc.on_value.union_bytes().data(), bytes),
-                  output.data(),
-                  output_tensor.sizes,
-                  effective_strides(output_tensor),
-                  static_cast<std::uint32_t>(axis),
-                  desc.negative_indices == NegativeIndices::normalize};
-  dispatch_one_hot(call, options);
+  finish_execute(std::move(diagnostics), {output_tensor, "output", output}, {{index_tensor, "indices", indices}},
+                 one_hot_entries, options, [&] { return call_of(desc, indices, output); });
 }
 
 }  // namespace refops

@@ -26,6 +26,13 @@ const TensorTable* find(const OperatorTable& op, std::string_view tensor) {
   return nullptr;
 }
 
+// "0x5100".
+std::string hex(unsigned value) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%X", value);
+  return buf;
+}
+
 // The row in force at `level`: the last one whose level is <= level.
 const TensorSupport* row_at(const TensorTable& table, FeatureLevel level) {
   const TensorSupport* row = nullptr;
@@ -48,12 +55,11 @@ std::string TypeSet::to_text() const {
 
 bool check_level(const OperatorTable& op, FeatureLevel level, std::vector<Diagnostic>& out) {
   if (!is_valid(level)) {
-    out.push_back({"FeatureLevel", "expected a DML_FEATURE_LEVEL (0x1000 to 0x6400), found 0x" +
-                                       [&] {
-                                         char buf[16];
-                                         std::snprintf(buf, sizeof buf, "%X", static_cast<unsigned>(level));
-                                         return std::string(buf);
-                                       }()});
+    std::string levels;
+    for (FeatureLevel l : all_feature_levels) levels += (levels.empty() ? "" : ", ") + hex(static_cast<unsigned>(l));
+    out.push_back({"FeatureLevel", "expected one of the DML_FEATURE_LEVEL values " + levels +
+                                       " (DML_FEATURE_LEVEL_1_0 to DML_FEATURE_LEVEL_6_4), found " +
+                                       hex(static_cast<unsigned>(level))});
     return false;
   }
   if (level < op.introduced) {

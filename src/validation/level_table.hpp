@@ -1,4 +1,4 @@
-// One table per operator (DESIGN habit 1): for each tensor, from which feature level which
+// One table per operator (../shared/DESIGN.md: the tables feed the validator and the docs): for each tensor, from which feature level which
 // dimension counts and data types are supported. The validator reads it, the docs are rendered
 // from it (render_markdown), and minimum_feature_level follows from it.
 #pragma once
@@ -74,7 +74,7 @@ std::optional<FeatureLevel> lowest_valid_level(const Desc& desc, Validate valida
   return std::nullopt;
 }
 
-// The operator's table as Markdown, one section per level row, as docs/feature-levels.md has it.
+// The operator's table as Markdown, one section per level row, as docs/<operator>.md has it.
 std::string render_markdown(const OperatorTable&);
 
 }  // namespace refops::detail

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 
 #include "tensor_extent.hpp"
 
@@ -10,7 +11,7 @@ namespace refops::detail {
 
 std::string field(std::string_view tensor, std::string_view member) {
   std::string f(tensor);
-  f += '.';
+  if (!f.empty()) f += '.';
   f += member;
   return f;
 }
@@ -60,58 +61,83 @@ void check_unique(const TensorDesc& desc, std::string_view tensor, std::vector<D
                      "an output must not address one element twice: dimension " + std::to_string(d) +
                          " (size " + std::to_string(desc.sizes[d]) + ") has stride " +
                          std::to_string(strides[d]) +
-                         ", inside the span of the dimensions with smaller strides; expected a stride of at least " +
-                         std::to_string(reach) + " (the dimensions must nest)"});
+                         ", so a step along it lands inside the elements the dimensions with smaller "
+                         "strides already reach; expected a stride of at least " +
+                         std::to_string(reach) + ", so that each step passes all of them"});
       return;
     }
     reach = std::uint64_t{strides[d]} * desc.sizes[d];  // >= previous reach: strides nest
   }
 }
 
-}  // namespace
-
-bool check_tensor(const TensorDesc& desc, std::string_view tensor, TensorRole role,
-                  std::vector<Diagnostic>& out) {
-  const std::size_t before = out.size();
+// DataType, DimensionCount, Sizes and the count of Strides. Returns false when the sizes or
+// strides are unusable (a bad DataType alone leaves them usable).
+bool check_shape(const TensorDesc& desc, std::string_view tensor, std::vector<Diagnostic>& out) {
   if (!is_valid(desc.data_type))
     out.push_back({field(tensor, "DataType"),
                    "expected a DML_TENSOR_DATA_TYPE from 1 (FLOAT32) to 11 (INT64), found " +
                        std::to_string(static_cast<std::uint32_t>(desc.data_type))});
   if (desc.sizes.empty())
     out.push_back({field(tensor, "DimensionCount"), "expected 1 to 8 dimensions, found 0"});
-  bool sizes_usable = !desc.sizes.empty();
+  bool usable = !desc.sizes.empty();
   for (std::size_t i = 0; i < desc.sizes.size(); ++i)
     if (desc.sizes[i] == 0) {
       out.push_back({field(tensor, "Sizes", i), "expected a size of at least 1, found 0"});
-      sizes_usable = false;
+      usable = false;
     }
   if (!desc.strides.empty() && desc.strides.size() != desc.sizes.size()) {
     out.push_back({field(tensor, "Strides"),
                    "expected " + std::to_string(desc.sizes.size()) +
                        " strides (one per dimension; none for packed), found " +
                        std::to_string(desc.strides.size())});
-    return false;
+    usable = false;
   }
-  if (!sizes_usable) return false;
+  return usable;
+}
 
-  auto count = element_count(desc.sizes);
-  if (!count || *count > max_elements) {
+// DMLCalcBufferTensorSize of a description that passed check_shape with a valid DataType, or
+// 0 and a Diagnostic when the bytes it addresses do not fit in 64 bits.
+std::uint64_t rounded_buffer_size(const TensorDesc& desc, std::string_view tensor, std::vector<Diagnostic>& out) {
+  const std::uint64_t bytes = addressed_bytes(desc);
+  if (bytes != 0 && bytes <= UINT64_MAX - 3) return (bytes + 3) & ~std::uint64_t{3};
+  const std::string type(name_of(desc.data_type));
+  if (desc.strides.empty())
+    out.push_back({field(tensor, "Sizes"),
+                   "the sizes " + to_text(desc.sizes) + " of " + type +
+                       " elements make more than 2^64 bytes, so the buffer size has no 64-bit value "
+                       "(DirectML's helper would wrap)"});
+  else
+    out.push_back({field(tensor, "Strides"),
+                   "the strides " + to_text(desc.strides) + " with the sizes " + to_text(desc.sizes) + " (" +
+                       type + ") put the end of the last element past byte 2^64 - 1, so the buffer size "
+                       "has no 64-bit value (DirectML's helper would wrap)"});
+  return 0;
+}
+
+// "1 byte", "3 bytes".
+std::string bytes_text(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
+
+}  // namespace
+
+std::uint64_t check_buffer_size(const TensorDesc& desc, std::string_view tensor, std::vector<Diagnostic>& out) {
+  if (!check_shape(desc, tensor, out) || !is_valid(desc.data_type)) return 0;
+  return rounded_buffer_size(desc, tensor, out);
+}
+
+bool check_tensor(const TensorDesc& desc, std::string_view tensor, TensorRole role,
+                  std::vector<Diagnostic>& out) {
+  if (!check_shape(desc, tensor, out)) return false;
+  const std::uint64_t count = element_count(desc.sizes);
+  if (count == 0 || count > max_elements) {
     out.push_back({field(tensor, "Sizes"),
                    "a tensor may hold at most 4294967295 (2^32-1) elements; the sizes " +
                        to_text(desc.sizes) + " make " +
-                       (count ? std::to_string(*count) : std::string("more than 2^64"))});
+                       (count ? std::to_string(count) : std::string("more than 2^64"))});
     return false;
   }
-  if (out.size() != before) return false;  // bad DataType: no element size for what follows
-
-  auto bytes = addressed_bytes(desc);
-  if (!bytes || *bytes > UINT64_MAX - 3) {
-    out.push_back({field(tensor, "Strides"),
-                   "the strides " + to_text(desc.strides) + " with the sizes " + to_text(desc.sizes) +
-                       " address bytes beyond 2^64"});
-    return false;
-  }
-  const std::uint64_t needed = calc_buffer_tensor_size(desc);
+  if (!is_valid(desc.data_type)) return false;  // no element size for what follows
+  const std::uint64_t needed = rounded_buffer_size(desc, tensor, out);
+  if (needed == 0) return false;
   if (desc.total_bytes != 0 && desc.total_bytes < needed)
     out.push_back({field(tensor, "TotalTensorSizeInBytes"),
                    "expected at least " + std::to_string(needed) +
@@ -123,7 +149,7 @@ bool check_tensor(const TensorDesc& desc, std::string_view tensor, TensorRole ro
 
 void check_binding(const TensorDesc& desc, std::string_view tensor, std::span<const std::byte> buffer,
                    std::vector<Diagnostic>& out) {
-  const std::uint64_t addressed = *addressed_bytes(desc);
+  const std::uint64_t addressed = addressed_bytes(desc);
   const std::uint64_t needed = std::max<std::uint64_t>(addressed, desc.total_bytes);
   if (buffer.size() < needed) {
     std::string why = desc.total_bytes > addressed ? " (its TotalTensorSizeInBytes)"
@@ -136,24 +162,36 @@ void check_binding(const TensorDesc& desc, std::string_view tensor, std::span<co
   const std::size_t align = size_of(desc.data_type);
   if (reinterpret_cast<std::uintptr_t>(buffer.data()) % align != 0)
     out.push_back({field(tensor, "Binding.Offset"),
-                   "expected the data pointer aligned to " + std::to_string(align) + " bytes (the " +
+                   "expected the data pointer aligned to " + bytes_text(align) + " (the " +
                        std::string(name_of(desc.data_type)) + " element size), found an address " +
-                       std::to_string(reinterpret_cast<std::uintptr_t>(buffer.data()) % align) +
-                       " bytes past a multiple"});
+                       bytes_text(reinterpret_cast<std::uintptr_t>(buffer.data()) % align) +
+                       " past a multiple of " + std::to_string(align)});
 }
 
-void check_no_overlap(const TensorDesc& output, std::string_view output_tensor,
-                      std::span<const std::byte> output_buffer, const TensorDesc& input,
-                      std::string_view input_tensor, std::span<const std::byte> input_buffer,
-                      std::vector<Diagnostic>& out) {
-  const auto out_begin = reinterpret_cast<std::uintptr_t>(output_buffer.data());
-  const auto in_begin = reinterpret_cast<std::uintptr_t>(input_buffer.data());
-  const std::uintptr_t out_end = out_begin + *addressed_bytes(output);
-  const std::uintptr_t in_end = in_begin + *addressed_bytes(input);
-  if (out_begin < in_end && in_begin < out_end)
-    out.push_back({field(output_tensor, "Binding"),
-                   "expected an output that shares no byte with " + std::string(input_tensor) +
-                       " (these operators do not run in place), found their addressed bytes overlapping"});
+void check_no_overlap(const Binding& output, const Binding& input, std::vector<Diagnostic>& out) {
+  const auto out_begin = reinterpret_cast<std::uintptr_t>(output.buffer.data());
+  const auto in_begin = reinterpret_cast<std::uintptr_t>(input.buffer.data());
+  const std::uint64_t out_bytes = addressed_bytes(output.desc), in_bytes = addressed_bytes(input.desc);
+  if (!(out_begin < in_begin + in_bytes && in_begin < out_begin + out_bytes)) return;
+  // Where the input lies, in bytes from the output's first byte (negative: before it).
+  const auto in_start = static_cast<std::int64_t>(in_begin - out_begin);
+  const auto in_end = in_start + static_cast<std::int64_t>(in_bytes);
+  out.push_back({field(output.tensor, "Binding"),
+                 "expected no byte shared with " + std::string(input.tensor) +
+                     " (these operators do not run in place), found the byte ranges from first to last "
+                     "addressed element overlapping: " + std::string(output.tensor) + " spans bytes 0 to " +
+                     std::to_string(out_bytes) + " and " + std::string(input.tensor) + " bytes " +
+                     std::to_string(in_start) + " to " + std::to_string(in_end) + ", counted from " +
+                     std::string(output.tensor) + "'s first byte (whole ranges are compared, so an input "
+                     "lying in the output's padding between elements counts as overlapping)"});
+}
+
+void check_bindings(const Binding& output, std::initializer_list<Binding> inputs, std::vector<Diagnostic>& out) {
+  const std::size_t before = out.size();
+  for (const Binding& input : inputs) check_binding(input.desc, input.tensor, input.buffer, out);
+  check_binding(output.desc, output.tensor, output.buffer, out);
+  if (out.size() != before) return;  // overlaps are only meaningful for buffers that hold their tensors
+  for (const Binding& input : inputs) check_no_overlap(output, input, out);
 }
 
 void check_same_sizes(const TensorDesc& desc, std::string_view tensor, const TensorDesc& reference,

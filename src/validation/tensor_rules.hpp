@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,17 +29,30 @@ std::string field(std::string_view tensor, std::string_view member, std::size_t 
 bool check_tensor(const TensorDesc&, std::string_view tensor, TensorRole,
                   std::vector<Diagnostic>&);
 
+// The subset of those rules that gives a description a buffer size, and that size
+// (calc_buffer_tensor_size, which passes an empty `tensor`: fields "Sizes[1]"); 0 when a rule
+// is broken.
+std::uint64_t check_buffer_size(const TensorDesc&, std::string_view tensor, std::vector<Diagnostic>&);
+
 // The buffer bound to a valid description: large enough for every addressed byte (and for
 // TotalTensorSizeInBytes when the description sets it), and aligned to the element size.
 void check_binding(const TensorDesc&, std::string_view tensor, std::span<const std::byte> buffer,
                    std::vector<Diagnostic>&);
 
-// An output's addressed bytes must not overlap an input's addressed bytes (both valid and
-// bound to buffers that hold them).
-void check_no_overlap(const TensorDesc& output, std::string_view output_tensor,
-                      std::span<const std::byte> output_buffer, const TensorDesc& input,
-                      std::string_view input_tensor, std::span<const std::byte> input_buffer,
-                      std::vector<Diagnostic>&);
+// A valid description, its name and the buffer execute() was given for it.
+struct Binding {
+  const TensorDesc& desc;
+  std::string_view tensor;
+  std::span<const std::byte> buffer;
+};
+
+// The output's first-to-last addressed bytes must not overlap the input's (both valid and bound
+// to buffers that hold them).
+void check_no_overlap(const Binding& output, const Binding& input, std::vector<Diagnostic>&);
+
+// check_binding for every buffer; then, when all hold their tensors, the output's first-to-last
+// addressed bytes must not overlap any input's.
+void check_bindings(const Binding& output, std::initializer_list<Binding> inputs, std::vector<Diagnostic>&);
 
 // Same DimensionCount and Sizes as a reference tensor ("must have the same ... as OutputTensor").
 void check_same_sizes(const TensorDesc&, std::string_view tensor, const TensorDesc& reference,

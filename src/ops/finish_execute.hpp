@@ -1,0 +1,30 @@
+// The end of every execute(): after validate() has filled `diagnostics`, check each bound
+// buffer (size, alignment) and that the output shares no byte with an input, throw every
+// diagnostic at once, then build the operator's call and run it on the resolved instruction
+// set. The one place where a call reaches a kernel (docs/architecture.md).
+#pragma once
+
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+#include <refops/arch.hpp>
+#include <refops/diagnostics.hpp>
+
+#include "dispatch/arch_table.hpp"
+#include "validation/tensor_rules.hpp"
+
+namespace refops::detail {
+
+// `make_call` runs only for a valid description with valid buffers: it may read them.
+template <class Call, class MakeCall>
+void finish_execute(std::vector<Diagnostic> diagnostics, const Binding& output,
+                    std::initializer_list<Binding> inputs, const ArchTable<void (*)(const Call&)>& entry,
+                    const ExecuteOptions& options, MakeCall&& make_call) {
+  if (diagnostics.empty()) check_bindings(output, inputs, diagnostics);
+  throw_if_any(std::move(diagnostics));
+  const auto run = entry[resolve_arch(options)];
+  run(std::forward<MakeCall>(make_call)());
+}
+
+}  // namespace refops::detail
