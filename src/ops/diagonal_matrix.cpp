@@ -9,6 +9,7 @@
 #include <refops/value_cast.hpp>
 
 #include "ops/diagonal_matrix_call.hpp"
+#include "threads/split_calls.hpp"
 #include "validation/level_table.hpp"
 #include "validation/tensor_rules.hpp"
 
@@ -62,7 +63,7 @@ DiagonalMatrixCall make_call(const TensorDesc& output, Out output_buffer) {
 
 void run(const DiagonalMatrixCall& call, const ExecuteOptions& options) {
   static const auto table = REFOPS_ARCH_TABLE(run_diagonal_matrix);
-  table[resolve_arch(options)](call);
+  run_split(call, table[resolve_arch(options)], options);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <refops/hardmax.hpp>
 
 #include "ops/hardmax_call.hpp"
+#include "threads/split_calls.hpp"
 #include "validation/tensor_rules.hpp"
 
 namespace refops {
@@ -92,7 +93,7 @@ void run(const TensorDesc& input, const TensorDesc& output, const Dims& axes, Na
   throw_if_any(std::move(diagnostics));
   const Arch arch = resolve_arch(options);
   static const auto table = REFOPS_ARCH_TABLE(hardmax);
-  table[arch](HardmaxCall{input, output, in_buffer.data(), out_buffer.data(), axes, mode});
+  run_split(HardmaxCall{input, output, in_buffer.data(), out_buffer.data(), axes, mode}, table[arch], options);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "ops/one_hot_call.hpp"
 #include "ops/one_hot_table.hpp"
+#include "threads/split_calls.hpp"
 #include "validation/tensor_rules.hpp"
 
 namespace refops::detail {
@@ -87,7 +88,7 @@ const OperatorTable& one_hot_table() { return table; }
 
 void dispatch_one_hot(const OneHotCall& call, const ExecuteOptions& options) {
   static const auto entry = REFOPS_ARCH_TABLE(run_one_hot);
-  entry[resolve_arch(options)](call);
+  run_split(call, entry[resolve_arch(options)], options);
 }
 
 }  // namespace refops::detail
