@@ -8,14 +8,32 @@
 #include <cstdio>
 #include <cstdlib>
 
+#if defined(REFOPS_WITH_TBB)
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
+#endif
+
+// ThreadSanitizer cannot see oneTBB's synchronization (libtbb is not instrumented), so under
+// the tsan preset this file is compiled without instrumentation (TBB's header code included)
+// and tells ThreadSanitizer the two edges every task has: the caller's work before
+// parallel_for happens before the task, and the task happens before parallel_for returns.
+#if defined(REFOPS_ANNOTATE_TSAN)
+extern "C" void __tsan_acquire(void* addr);
+extern "C" void __tsan_release(void* addr);
+#define REFOPS_TSAN_RELEASE(addr) __tsan_release(addr)
+#define REFOPS_TSAN_ACQUIRE(addr) __tsan_acquire(addr)
+#else
+#define REFOPS_TSAN_RELEASE(addr) (void)(addr)
+#define REFOPS_TSAN_ACQUIRE(addr) (void)(addr)
+#endif
 
 namespace refops {
 namespace {
+
+#if defined(REFOPS_WITH_TBB)
 
 // Threads the process may run on (TBB reads the CPU affinity mask and cgroup limits, so a
 // container pinned to 4 of 64 CPUs gets 4), capped by REFOPS_NUM_THREADS: a positive integer.
@@ -46,14 +64,19 @@ class TbbThreadPool final : public ThreadPool {
     }
     // One TBB task per index (grain 1, no automatic chunking): execute() already cut the call
     // into parts of equal cost, one per thread.
+    void* edge = const_cast<std::function<void(std::size_t)>*>(&task);
+    REFOPS_TSAN_RELEASE(edge);
     arena_.execute([&] {
       tbb::parallel_for(
           tbb::blocked_range<std::size_t>(0, count, 1),
           [&](const tbb::blocked_range<std::size_t>& r) {
+            REFOPS_TSAN_ACQUIRE(edge);
             for (std::size_t i = r.begin(); i != r.end(); ++i) task(i);
+            REFOPS_TSAN_RELEASE(edge);
           },
           tbb::simple_partitioner());
     });
+    REFOPS_TSAN_ACQUIRE(edge);
   }
 
  private:
@@ -61,11 +84,30 @@ class TbbThreadPool final : public ThreadPool {
   tbb::task_arena arena_;  // initialized (and its threads started) by the first execute()
 };
 
+ThreadPool* make_default_pool() { return new TbbThreadPool(default_thread_count()); }
+
+#else
+
+// Built without oneTBB (REFOPS_WITH_TBB=OFF, e.g. the aarch64 cross build, whose sysroot has no
+// libtbb): the default pool is the calling thread, so execute() never splits on it. A lent
+// pool (ExecuteOptions::thread_pool) still splits.
+class CallerOnlyPool final : public ThreadPool {
+ public:
+  std::size_t num_threads() const override { return 1; }
+  void parallel_for(std::size_t count, const std::function<void(std::size_t)>& task) override {
+    for (std::size_t i = 0; i < count; ++i) task(i);
+  }
+};
+
+ThreadPool* make_default_pool() { return new CallerOnlyPool; }
+
+#endif
+
 }  // namespace
 
 ThreadPool& default_thread_pool() {
   // Never destroyed: execute() may still be called from other static destructors at exit.
-  static ThreadPool& pool = *new TbbThreadPool(default_thread_count());
+  static ThreadPool& pool = *make_default_pool();
   return pool;
 }
 
