@@ -1,8 +1,10 @@
 // What every operator benchmark shares. A Case is one problem (shape, types, layout); the main
-// in bench_main.cpp runs it on the best path and on the scalar path (all paths with
-// --refops_all_archs) and, in the same run on buffers of the same size, the bandwidth baseline
-// the kernel is bound by: memset for write-only kernels, memcpy for read + write ones. It then
-// prints one table: case, path, GB/s, ratio to the baseline, speed-up over scalar.
+// in bench_main.cpp runs it on one thread on the best path and on the scalar path (all paths
+// with --refops_all_archs) and, in the same run on buffers of the same size, the bandwidth
+// baseline the kernel is bound by: memset for write-only kernels, memcpy for read + write ones.
+// Large cases also run on the best path on 2 (or --refops_threads) threads of the default pool,
+// against the same baseline cut into as many parts on the same pool. It then prints one table:
+// case, threads, path, GB/s, ratio to the baseline, speed-up over scalar.
 #pragma once
 
 #include <cstddef>
@@ -26,8 +28,9 @@ struct Case {
   std::size_t bytes_written = 0;    // output bytes per run
   std::size_t bytes_read = 0;       // input bytes per run (counted in GB/s; 0 for write-only)
   Baseline baseline = Baseline::memset_zero;
-  // Allocates and fills the buffers (touching every page), returns one run of the kernel.
-  std::function<std::function<void(Arch)>()> prepare;
+  // Allocates and fills the buffers (touching every page), returns one run of the kernel with
+  // the given options (path and max_threads).
+  std::function<std::function<void(const ExecuteOptions&)>()> prepare;
 };
 
 // Adds a case; call from a static initializer in the operator's benchmark file.

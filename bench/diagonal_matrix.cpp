@@ -21,9 +21,7 @@ Case identity(std::string name, DataType type, Dims sizes) {
   const std::size_t bytes = calc_buffer_tensor_size(out);
   return {std::move(name), bytes, 0, Baseline::memset_zero, [out, bytes] {
             auto buffer = std::make_shared<PageBuffer>(bytes);
-            return std::function<void(Arch)>([out, buffer](Arch arch) {
-              ExecuteOptions o;
-              o.arch = arch;
+            return std::function<void(const ExecuteOptions&)>([out, buffer](const ExecuteOptions& o) {
               execute(DiagonalMatrixDesc{out, 0, 1.0f}, Out(buffer->data(), buffer->size()), o);
             });
           }};
@@ -37,9 +35,7 @@ Case trilu(std::string name, Dims sizes) {
   return {std::move(name), bytes, bytes, Baseline::memcpy, [desc, bytes] {
             auto input = std::make_shared<PageBuffer>(bytes, 0x3C);
             auto output = std::make_shared<PageBuffer>(bytes);
-            return std::function<void(Arch)>([desc, input, output](Arch arch) {
-              ExecuteOptions o;
-              o.arch = arch;
+            return std::function<void(const ExecuteOptions&)>([desc, input, output](const ExecuteOptions& o) {
               execute(DiagonalMatrix1Desc{desc, desc, Scalar::of(0.0f), INT32_MIN, 1},
                       In(input->data(), input->size()), Out(output->data(), output->size()), o);
             });

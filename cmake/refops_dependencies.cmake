@@ -20,6 +20,11 @@ endif()
 find_package(Eigen3 3.4 QUIET NO_MODULE)
 refops_require(Eigen3_FOUND "Eigen 3.4 (for Eigen::half)" libeigen3-dev)
 
+if(REFOPS_WITH_TBB)
+  find_package(TBB 2021 QUIET CONFIG)
+  refops_require(TBB_FOUND "oneTBB 2021 (the default thread pool; or configure with -DREFOPS_WITH_TBB=OFF)" libtbb-dev)
+endif()
+
 if(REFOPS_BUILD_TESTS)
   find_package(Catch2 QUIET)
   refops_require(Catch2_FOUND "Catch2 (2.13 or 3.x) for its tests" catch2)

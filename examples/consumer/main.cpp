@@ -1,6 +1,8 @@
 // Uses the installed refops: the vocabulary, validation and dispatch of the compiled layer, and
 // the header-only typed layer. Exits non-zero if anything is not as documented.
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <cstdio>
 #include <span>
 #include <vector>
@@ -31,6 +33,26 @@ int main() {
                                         make_view(values.data(), Dims{1, 2}),
                                         make_view(one_hot.data(), Dims{2, 3}), 1);
   if (one_hot != std::vector<float>{0.5f, 0.5f, 9.0f, 0.5f, 0.5f, 9.0f}) return 4;
+
+  // A call large enough to split across the default pool (oneTBB, found through the package),
+  // then the same call on a pool of the consumer's own.
+  std::vector<float> big(4096 * 1024, -1.0f);
+  const DiagonalMatrixDesc big_desc{{DataType::float32, Dims{4096, 1024}, {}, 0}, 0, 2.0f};
+  execute(big_desc, std::as_writable_bytes(std::span(big)));
+  if (big[0] != 2.0f || big[1] != 0.0f || big[4095 * 1024 + 1023] != 0.0f || big[1000 * 1025] != 2.0f) return 5;
+  struct SerialPool final : ThreadPool {
+    std::size_t calls = 0;
+    std::size_t num_threads() const override { return 4; }
+    void parallel_for(std::size_t count, const std::function<void(std::size_t)>& task) override {
+      ++calls;
+      for (std::size_t i = 0; i < count; ++i) task(i);
+    }
+  } pool;
+  std::fill(big.begin(), big.end(), -1.0f);
+  ExecuteOptions options;
+  options.thread_pool = &pool;
+  execute(big_desc, std::as_writable_bytes(std::span(big)), options);
+  if (pool.calls != 1 || big[1000 * 1025] != 2.0f || big[1000 * 1025 + 1] != 0.0f) return 6;
 
   std::printf("refops %d.%d.%d, best path %s\n", REFOPS_VERSION_MAJOR, REFOPS_VERSION_MINOR,
               REFOPS_VERSION_PATCH, std::string(name_of(available_archs().front())).c_str());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <refops/feature_level.hpp>
+#include <refops/thread_pool.hpp>
 
 namespace refops {
 
@@ -22,6 +23,8 @@ std::string_view name_of(Arch);  // "avx2"
 struct ExecuteOptions {
   FeatureLevel feature_level = FeatureLevel::latest;  // validate at this level
   std::optional<Arch> arch;                           // force one path (tests, benchmarks)
+  ThreadPool* thread_pool = nullptr;                  // nullptr: default_thread_pool()
+  std::size_t max_threads = 0;                        // 0: as many as the pool has; 1: caller only
 };
 
 using In = std::span<const std::byte>;  // std::as_bytes(std::span(v))

@@ -10,6 +10,7 @@
 #include <refops/value_cast.hpp>
 #include <refops/diagnostics.hpp>
 #include <refops/arch.hpp>
+#include <refops/thread_pool.hpp>
 #include <refops/nan_mode.hpp>
 #include <refops/one_hot.hpp>
 #include <refops/diagonal_matrix.hpp>

@@ -1,7 +1,8 @@
 // The end of every execute(): after validate() has filled `diagnostics`, check each bound
 // buffer (size, alignment) and that the output shares no byte with an input, throw every
 // diagnostic at once, then build the operator's call and run it on the resolved instruction
-// set. The one place where a call reaches a kernel (docs/architecture.md).
+// set, whole or cut into parts on the options' thread pool (src/threads/split.hpp). The one
+// place where a call reaches a kernel (docs/architecture.md).
 #pragma once
 
 #include <initializer_list>
@@ -12,6 +13,7 @@
 #include <refops/diagnostics.hpp>
 
 #include "dispatch/arch_table.hpp"
+#include "threads/split_calls.hpp"
 #include "validation/tensor_rules.hpp"
 
 namespace refops::detail {
@@ -23,8 +25,7 @@ void finish_execute(std::vector<Diagnostic> diagnostics, const Binding& output,
                     const ExecuteOptions& options, MakeCall&& make_call) {
   if (diagnostics.empty()) check_bindings(output, inputs, diagnostics);
   throw_if_any(std::move(diagnostics));
-  const auto run = entry[resolve_arch(options)];
-  run(std::forward<MakeCall>(make_call)());
+  run_split(std::forward<MakeCall>(make_call)(), entry[resolve_arch(options)], options);
 }
 
 }  // namespace refops::detail

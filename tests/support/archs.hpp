@@ -5,6 +5,7 @@
 #include <refops/arch.hpp>
 
 #include "support/catch.hpp"
+#include "support/pools.hpp"
 
 namespace refops::test {
 
@@ -16,10 +17,12 @@ void for_each_arch(F&& check) {
   }
 }
 
-// ExecuteOptions that force `arch` (and validate at `level`).
+// ExecuteOptions that force `arch` (and validate at `level`), on the pool REFOPS_TEST_POOL asks
+// for (support/pools.hpp).
 inline ExecuteOptions on(Arch arch, FeatureLevel level = FeatureLevel::latest) {
   ExecuteOptions options;
   options.arch = arch;
+  options.thread_pool = pool_from_environment();
   options.feature_level = level;
   return options;
 }

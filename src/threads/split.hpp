@@ -1,0 +1,54 @@
+// Splitting one validated call into parts that run on the options' thread pool. Each operator
+// cuts one dimension of its output into ranges and runs the unchanged per-Arch kernel on each
+// sub-problem (src/threads/split_calls.cpp), so the parts write disjoint elements with the
+// same code as an unsplit call: results are bit-identical whatever the pool and thread count.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+#include <refops/arch.hpp>
+#include <refops/dims.hpp>
+
+namespace refops::detail {
+
+// Bytes (read + written) each thread must get for a split to beat the cost of waking it
+// (measured: docs/performance.md, "Threads"). The environment variable
+// REFOPS_MIN_BYTES_PER_THREAD overrides it (read once; the tests set 1 to split every call).
+std::uint64_t min_bytes_per_thread();
+
+// One dimension cut into `parts` ranges of whole granules.
+struct Split {
+  std::size_t parts = 1;    // 1: run the call as it is on the calling thread; the pool is untouched
+  std::size_t dim = 0;      // the dimension cut
+  std::size_t size = 0;     // its size
+  std::size_t granule = 1;  // range boundaries are multiples of this many elements
+  ThreadPool* pool = nullptr;
+
+  // Part i's range [first, second) along `dim`.
+  std::pair<std::size_t, std::size_t> range(std::size_t i) const;
+};
+
+// What an operator tells plan_split about its call.
+struct SplitShape {
+  std::uint64_t bytes = 0;        // bytes the call reads and writes
+  const Dims* sizes = nullptr;    // the output's sizes
+  const Dims* strides = nullptr;  // the output's effective strides (elements)
+  std::size_t element_bytes = 1;  // the output's element size
+  unsigned candidates = 0;        // bit d set: dimension d may be cut
+};
+
+// How to split the call: into min(pool threads, max_threads, bytes / min_bytes_per_thread())
+// parts along the outermost candidate dimension that has that many granules (else the one
+// with the most). A dimension whose output stride is 1 is cut at cache-line multiples, so no
+// two threads write the same line. Small calls and max_threads 1 return parts 1 without
+// looking at the pool (the default pool is not even started).
+Split plan_split(const SplitShape&, const ExecuteOptions&);
+
+// Runs part(first, second) for every part of `split` on its pool, and returns when all have
+// returned. Only for split.parts >= 2.
+void run_parts(const Split& split, const std::function<void(std::size_t, std::size_t)>& part);
+
+}  // namespace refops::detail

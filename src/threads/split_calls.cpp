@@ -1,0 +1,86 @@
+#include "threads/split_calls.hpp"
+
+#include <refops/tensor_desc.hpp>
+
+#include "threads/split.hpp"
+
+namespace refops::detail {
+namespace {
+
+std::uint64_t element_count(const Dims& sizes) {
+  std::uint64_t n = 1;
+  for (std::uint32_t s : sizes) n *= s;
+  return n;
+}
+
+// p advanced by `first` steps of `stride` elements of `bytes` bytes.
+template <class P>
+P advanced(P p, std::size_t first, std::size_t stride, std::size_t bytes) {
+  return p + first * stride * bytes;
+}
+
+// Runs the call whole, or its parts on the pool. `slice(call, dim, first, last)` returns the
+// sub-call of the elements with coordinate [first, last) along dim.
+//
+// STORES (issue 10): each part's kernel still chooses plain or streaming stores from the bytes
+// of its own part, not of the whole call. A call that crosses the streaming threshold only as a
+// whole (between 1x and N x the threshold on N threads) streams when it runs on one thread but
+// not when split. When the store-span helper of issue 10 takes the strategy as an argument,
+// decide it here once from shape.bytes and pass it to every part.
+template <class Call, class Slice>
+void run_whole_or_parts(const Call& call, void (*entry)(const Call&), const SplitShape& shape,
+                        const ExecuteOptions& options, Slice slice) {
+  const Split split = plan_split(shape, options);
+  if (split.parts < 2) return entry(call);
+  run_parts(split, [&](std::size_t first, std::size_t last) { entry(slice(call, split.dim, first, last)); });
+}
+
+}  // namespace
+
+void run_split(const OneHotCall& call, void (*entry)(const OneHotCall&), const ExecuteOptions& options) {
+  const std::uint64_t elements = element_count(call.sizes);
+  const std::size_t index_bytes = size_of(call.index_type);
+  const std::uint64_t sequences = call.sizes[call.axis] ? elements / call.sizes[call.axis] : 0;
+  const SplitShape shape{elements * call.value_bytes + sequences * index_bytes, &call.sizes,
+                         &call.output_strides, call.value_bytes, ~(1u << call.axis)};
+  run_whole_or_parts(call, entry, shape, options, [&](OneHotCall part, std::size_t d, std::size_t first, std::size_t last) {
+    part.sizes[d] = static_cast<std::uint32_t>(last - first);
+    part.output = advanced(part.output, first, call.output_strides[d], call.value_bytes);
+    part.indices = advanced(part.indices, first, call.indices_strides[d], index_bytes);
+    return part;
+  });
+}
+
+void run_split(const DiagonalMatrixCall& call, void (*entry)(const DiagonalMatrixCall&),
+               const ExecuteOptions& options) {
+  const std::size_t rank = call.sizes.size();
+  const std::size_t row_dim = rank - 2;  // validation: rank >= 2
+  const std::uint64_t out_bytes = element_count(call.sizes) * call.element_bytes;
+  const SplitShape shape{call.input ? 2 * out_bytes : out_bytes, &call.sizes, &call.output_strides,
+                         call.element_bytes, (1u << (row_dim + 1)) - 1};  // batch dimensions and rows
+  run_whole_or_parts(call, entry, shape, options, [&](DiagonalMatrixCall part, std::size_t d, std::size_t first, std::size_t last) {
+    part.sizes[d] = static_cast<std::uint32_t>(last - first);
+    part.output = advanced(part.output, first, call.output_strides[d], call.element_bytes);
+    if (part.input) part.input = advanced(part.input, first, call.input_strides[d], call.element_bytes);
+    if (d == row_dim) {  // 64-bit: |Begin|, |End| <= 2^31 and first < 2^32 cannot overflow
+      part.fill_begin += static_cast<std::int64_t>(first);
+      part.fill_end += static_cast<std::int64_t>(first);
+    }
+    return part;
+  });
+}
+
+void run_split(const HardmaxCall& call, void (*entry)(const HardmaxCall&), const ExecuteOptions& options) {
+  const std::size_t bytes = call.type == HardmaxType::float16 ? 2 : 4;
+  unsigned kept = (1u << call.sizes.size()) - 1;
+  for (std::uint32_t a : call.axes) kept &= ~(1u << a);
+  const SplitShape shape{2 * element_count(call.sizes) * bytes, &call.sizes, &call.output_strides, bytes, kept};
+  run_whole_or_parts(call, entry, shape, options, [&](HardmaxCall part, std::size_t d, std::size_t first, std::size_t last) {
+    part.sizes[d] = static_cast<std::uint32_t>(last - first);
+    part.input = advanced(part.input, first, call.input_strides[d], bytes);
+    part.output = advanced(part.output, first, call.output_strides[d], bytes);
+    return part;
+  });
+}
+
+}  // namespace refops::detail

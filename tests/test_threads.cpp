@@ -1,0 +1,293 @@
+// Parallel execution (API.md, "Threads"): large calls split on the pool they are given and
+// match the oracle bit for bit on every path, small calls never touch the pool, errors are
+// thrown on the calling thread before anything is written or any task runs, and execute() is
+// safe from several threads at once and from inside a task of its own pool.
+//
+// Problem sizes follow the split threshold (detail::min_bytes_per_thread()), so the same tests
+// stay quick when CMake lowers it through REFOPS_MIN_BYTES_PER_THREAD (the tsan preset).
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <refops/refops.hpp>
+
+#include "hardmax_oracle.hpp"
+#include "one_hot_oracle.hpp"
+#include "support/archs.hpp"
+#include "support/buffers.hpp"
+#include "support/catch.hpp"
+#include "support/pools.hpp"
+#include "support/random.hpp"
+#include "threads/split.hpp"
+#include "validation/tensor_rules.hpp"
+
+using namespace refops;
+using namespace refops::test;
+
+namespace {
+
+// Elements of `bytes_per_element` bytes enough for `threads` parts above the threshold.
+std::uint32_t large_count(std::size_t bytes_per_element, std::size_t threads = 4) {
+  const std::uint64_t bytes = 2 * threads * detail::min_bytes_per_thread();
+  return static_cast<std::uint32_t>(bytes / bytes_per_element + 1);
+}
+
+// One operator call with its inputs bound: run(options) executes it into a fresh
+// sentinel-filled output and returns that output; `expected` is the oracle's.
+struct Problem {
+  std::string name;
+  std::function<Buffer(const ExecuteOptions&)> run;
+  Buffer expected;
+};
+
+bool same(const Buffer& a, const Buffer& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// ONE_HOT with the axis last (rows split) or first (the inner block split); INT32 indices
+// including negative and out-of-range ones.
+Problem one_hot_problem(std::uint32_t rows, bool axis_last, TestRng& rng) {
+  const std::uint32_t depth = 37;
+  const std::uint32_t axis = axis_last ? 1 : 0;
+  const OneHotDesc desc{{DataType::int32, axis_last ? Dims{rows, 1} : Dims{1, rows}, {}, 0},
+                        {DataType::float32, {1, 2}, {}, 0},
+                        {DataType::float32, axis_last ? Dims{rows, depth} : Dims{depth, rows}, {}, 0},
+                        axis};
+  auto indices = std::make_shared<Buffer>(Buffer::for_tensor(desc.indices));
+  for (std::uint32_t i = 0; i < rows; ++i) {
+    const auto v = static_cast<std::int32_t>(rng.between_signed(-40, 40));
+    std::memcpy(indices->data() + 4 * i, &v, 4);
+  }
+  auto values = std::make_shared<Buffer>(Buffer::for_tensor(desc.values));
+  const float off_on[2] = {-0.0f, 2.5f};
+  std::memcpy(values->data(), off_on, sizeof off_on);
+  Buffer expected = one_hot_oracle(desc.indices, *indices, desc.values, *values, desc.output,
+                                   Buffer::for_tensor(desc.output), axis);
+  return {std::string("ONE_HOT axis ") + (axis_last ? "last" : "first"),
+          [=](const ExecuteOptions& o) {
+            Buffer out = Buffer::for_tensor(desc.output);
+            execute(desc, indices->in(), values->in(), out.out(), o);
+            return out;
+          },
+          std::move(expected)};
+}
+
+// DIAGONAL_MATRIX1 over `batches` matrices of `rows` x 70 (with an input, so the background is
+// copied) and the fill range [begin, end): splitting rows shifts the band.
+Problem diagonal_problem(std::uint32_t batches, std::uint32_t rows, std::int32_t begin, std::int32_t end,
+                         TestRng& rng) {
+  DiagonalMatrix1Desc desc;
+  desc.output = {DataType::float32, {batches, rows, 70}, {}, 0};
+  desc.input = desc.output;
+  desc.value = Scalar::of(7.0f);
+  desc.fill_begin = begin;
+  desc.fill_end = end;
+  auto input = std::make_shared<Buffer>(Buffer::for_tensor(*desc.input));
+  for (std::size_t i = 0; i < input->size() / 4; ++i) {
+    const float v = static_cast<float>(rng.between_signed(-1000, 1000)) + 0.5f;
+    std::memcpy(input->data() + 4 * i, &v, 4);
+  }
+  Buffer expected = Buffer::for_tensor(desc.output);
+  for_each_coordinate(desc.output.sizes, [&](const Dims& c) {
+    const std::int64_t top_x = std::int64_t{c[2]} - std::int64_t{c[1]};
+    const bool value = begin <= end ? begin <= top_x && top_x < end : !(end <= top_x && top_x < begin);
+    set<float>(expected, desc.output, c, value ? 7.0f : get<float>(*input, *desc.input, c));
+  });
+  return {"DIAGONAL_MATRIX1 " + std::to_string(batches) + "x" + std::to_string(rows) + "x70 fill [" +
+              std::to_string(begin) + ", " + std::to_string(end) + ")",
+          [=](const ExecuteOptions& o) {
+            Buffer out = Buffer::for_tensor(desc.output);
+            execute(desc, input->in(), out.out(), o);
+            return out;
+          },
+          std::move(expected)};
+}
+
+// HARDMAX1 on FLOAT32 with many ties and some NaN.
+Problem hardmax_problem(const Dims& sizes, const Dims& axes, TestRng& rng) {
+  const Hardmax1Desc desc{{DataType::float32, sizes, {}, 0}, {DataType::float32, sizes, {}, 0}, axes,
+                          NanMode::ignore};
+  auto input = std::make_shared<Buffer>(Buffer::for_tensor(desc.input));
+  for (std::size_t i = 0; i < input->size() / 4; ++i) {
+    const float v = rng.chance(0.01) ? std::numeric_limits<float>::quiet_NaN()
+                                     : static_cast<float>(rng.between_signed(-20, 20));
+    std::memcpy(input->data() + 4 * i, &v, 4);
+  }
+  Buffer expected = hardmax_oracle(desc, *input, Buffer::for_tensor(desc.output));
+  return {"HARDMAX1 sizes " + detail::to_text(sizes) + " axes " + detail::to_text(axes),
+          [=](const ExecuteOptions& o) {
+            Buffer out = Buffer::for_tensor(desc.output);
+            execute(desc, input->in(), out.out(), o);
+            return out;
+          },
+          std::move(expected)};
+}
+
+// Large problems of every operator and splittable layout.
+std::vector<Problem> large_problems() {
+  REFOPS_TEST_RNG(rng);
+  std::vector<Problem> p;
+  p.push_back(one_hot_problem(large_count(37 * 4), true, rng));
+  p.push_back(one_hot_problem(large_count(37 * 4), false, rng));
+  const std::uint32_t rows = large_count(2 * 70 * 4);
+  p.push_back(diagonal_problem(1, rows, 3, 9, rng));                            // rows split
+  p.push_back(diagonal_problem(1, rows, std::numeric_limits<std::int32_t>::max(), // inverted, extreme
+                               std::numeric_limits<std::int32_t>::min(), rng));
+  p.push_back(diagonal_problem(1, rows, -static_cast<std::int32_t>(rows) / 2, 20, rng));
+  p.push_back(diagonal_problem(large_count(2 * 5 * 70 * 4), 5, -2, 1, rng));  // batches split
+  const std::uint32_t groups = large_count(2 * 48 * 4);
+  p.push_back(hardmax_problem({groups, 48}, {1}, rng));                       // rows path
+  p.push_back(hardmax_problem({48, groups}, {0}, rng));                       // columns path
+  p.push_back(hardmax_problem({6, groups, 8}, {0, 2}, rng));                  // two axes
+  return p;
+}
+
+// One small problem of each operator: what the seeds and examples look like.
+std::vector<Problem> small_problems() {
+  REFOPS_TEST_RNG(rng);
+  std::vector<Problem> p;
+  p.push_back(one_hot_problem(4, true, rng));
+  p.push_back(diagonal_problem(2, 3, 0, 1, rng));
+  p.push_back(hardmax_problem({3, 4}, {1}, rng));
+  return p;
+}
+
+ExecuteOptions with_pool(Arch arch, ThreadPool* pool, std::size_t max_threads = 0) {
+  ExecuteOptions o;
+  o.arch = arch;
+  o.thread_pool = pool;
+  o.max_threads = max_threads;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("large calls split on the caller's pool and match the oracle on every path", "[threads]") {
+  for (const Problem& p : large_problems()) {
+    INFO(p.name);
+    for_each_arch([&](Arch arch) {
+      CountingPool pool(3);
+      CHECK(same(p.run(with_pool(arch, &pool)), p.expected));
+      CHECK(pool.calls() == 1);
+      CHECK(pool.tasks() == 3);
+
+      CountingPool on_threads(4, CountingPool::Run::on_threads);
+      CHECK(same(p.run(with_pool(arch, &on_threads)), p.expected));
+      CHECK(on_threads.tasks() == 4);
+
+      // max_threads caps the parts; 1 keeps the call on the calling thread.
+      CountingPool capped(8);
+      CHECK(same(p.run(with_pool(arch, &capped, 2)), p.expected));
+      CHECK(capped.tasks() == 2);
+      CHECK(same(p.run(with_pool(arch, &capped, 1)), p.expected));
+      CHECK(capped.calls() == 1);
+
+      // A pool of one thread is never asked to run anything.
+      CountingPool single(1);
+      CHECK(same(p.run(with_pool(arch, &single)), p.expected));
+      CHECK(single.calls() == 0);
+
+      // The default pool, with all its threads.
+      CHECK(same(p.run(on(arch)), p.expected));
+    });
+  }
+}
+
+TEST_CASE("seed-sized calls never touch the pool", "[threads]") {
+  if (detail::min_bytes_per_thread() < 4096) {
+    WARN("skipped: REFOPS_MIN_BYTES_PER_THREAD splits every call in this run");
+    return;
+  }
+  for (const Problem& p : small_problems()) {
+    INFO(p.name);
+    for_each_arch([&](Arch arch) {
+      CountingPool pool(4);
+      CHECK(same(p.run(with_pool(arch, &pool)), p.expected));
+      CHECK(pool.calls() == 0);
+    });
+  }
+}
+
+TEST_CASE("a rejected large call throws on the calling thread before any task runs", "[threads]") {
+  const std::uint32_t rows = large_count(64 * 4);
+  const DiagonalMatrixDesc desc{{DataType::float32, {rows, 64}, {}, 0}, 0, 1.0f};
+  Buffer output(std::size_t{rows} * 64 * 4 - 1);  // one byte short
+  CountingPool pool(4);
+  const ExecuteOptions options = with_pool(Arch::scalar, &pool);
+  const auto caller = std::this_thread::get_id();
+  try {
+    execute(desc, output.out(), options);
+    FAIL("execute() accepted an output buffer one byte short");
+  } catch (const Error& e) {
+    CHECK(std::this_thread::get_id() == caller);
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].field == "OutputTensor.Binding.SizeInBytes");
+  }
+  CHECK(pool.calls() == 0);
+  CHECK(output.all_sentinel());
+}
+
+TEST_CASE("several threads call execute() at once on the default pool", "[threads]") {
+  const std::vector<Problem> problems = large_problems();
+  const Arch best = available_archs().front();
+  std::vector<std::thread> callers;
+  std::vector<int> failures(4, 0);
+  for (std::size_t t = 0; t < failures.size(); ++t)
+    callers.emplace_back([&, t] {
+      for (int repeat = 0; repeat < 2; ++repeat)
+        for (std::size_t k = 0; k < problems.size(); ++k) {
+          const Problem& p = problems[(k + t) % problems.size()];  // different operators at once
+          if (!same(p.run(with_pool(t % 2 ? Arch::scalar : best, nullptr)), p.expected)) ++failures[t];
+        }
+    });
+  for (auto& c : callers) c.join();
+  for (int f : failures) CHECK(f == 0);
+}
+
+TEST_CASE("execute() runs from inside a task of the pool it is given", "[threads]") {
+  const std::vector<Problem> problems = large_problems();
+  const Arch best = available_archs().front();
+  std::vector<int> failures(problems.size(), 0);
+  SECTION("the default pool") {
+    default_thread_pool().parallel_for(problems.size(), [&](std::size_t k) {
+      if (!same(problems[k].run(with_pool(best, nullptr)), problems[k].expected)) ++failures[k];
+    });
+  }
+  SECTION("a pool with threads of its own") {
+    CountingPool pool(3, CountingPool::Run::on_threads);
+    pool.parallel_for(problems.size(), [&](std::size_t k) {
+      if (!same(problems[k].run(with_pool(best, &pool)), problems[k].expected)) ++failures[k];
+    });
+    CHECK(pool.calls() == 1 + problems.size());
+  }
+  for (int f : failures) CHECK(f == 0);
+}
+
+TEST_CASE("the default pool has the machine's threads, capped by REFOPS_NUM_THREADS", "[threads]") {
+  const std::size_t threads = default_thread_pool().num_threads();
+  CHECK(threads >= 1);
+  if (const unsigned hardware = std::thread::hardware_concurrency(); hardware > 0) CHECK(threads <= hardware);
+  if (const char* cap = std::getenv("REFOPS_NUM_THREADS"); cap && std::atoi(cap) > 0)
+    CHECK(threads <= static_cast<std::size_t>(std::atoi(cap)));
+  // Whatever the count, a large call on the default pool gives the oracle's result.
+  const Problem p = std::move(large_problems().front());
+  CHECK(same(p.run(on(available_archs().front())), p.expected));
+}
+
+// With REFOPS_TEST_POOL and REFOPS_MIN_BYTES_PER_THREAD=1 (tests/CMakeLists.txt), the operator
+// tests run on the counting pool: prove that they did split.
+TEST_CASE("the environment's test pool splits the operator tests", "[threads][environment]") {
+  auto* pool = static_cast<CountingPool*>(pool_from_environment());
+  if (!pool || detail::min_bytes_per_thread() != 1) {
+    WARN("skipped: REFOPS_TEST_POOL and REFOPS_MIN_BYTES_PER_THREAD=1 are not both set");
+    return;
+  }
+  const std::size_t before = pool->calls();
+  for (const Problem& p : small_problems())
+    for_each_arch([&](Arch arch) { CHECK(same(p.run(on(arch)), p.expected)); });
+  CHECK(pool->calls() > before);
+}
