@@ -21,6 +21,8 @@ std::string dims_text(std::uint32_t lo, std::uint32_t hi) {
 }
 
 const TensorTable* find(const OperatorTable& op, std::string_view tensor) {
+  for (const TensorTable& t : op.tensors)  // the same literal first: no string compare per call
+    if (t.tensor.data() == tensor.data()) return &t;
   for (const TensorTable& t : op.tensors)
     if (t.tensor == tensor) return &t;
   return nullptr;

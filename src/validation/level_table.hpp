@@ -1,5 +1,5 @@
-// One table per operator (../shared/DESIGN.md: the tables feed the validator and the docs): for each tensor, from which feature level which
-// dimension counts and data types are supported. The validator reads it, the docs are rendered
+// One table per operator (../shared/DESIGN.md, habit 1): for each tensor, from which feature
+// level which dimension counts and data types are supported. The validator reads it, the docs are rendered
 // from it (render_markdown), and minimum_feature_level follows from it.
 #pragma once
 

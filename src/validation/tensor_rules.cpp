@@ -38,13 +38,17 @@ constexpr std::uint64_t max_elements = 0xFFFFFFFFu;  // DirectML: at most 2^32 -
 // is mdspan layout_stride's precondition; it rejects a few exotic interleavings that happen to
 // be unique too, and says so in the message.
 void check_unique(const TensorDesc& desc, std::string_view tensor, std::vector<Diagnostic>& out) {
-  const Dims strides = effective_strides(desc);
+  if (desc.strides.empty()) return;  // packed strides nest by construction
+  const Dims& strides = desc.strides;
+  // At most 8 dimensions: a stable insertion sort, where std::stable_sort would allocate.
   std::array<std::size_t, Dims::capacity> order{};
   std::size_t n = 0;
-  for (std::size_t i = 0; i < desc.sizes.size(); ++i)
-    if (desc.sizes[i] > 1) order[n++] = i;
-  std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n),
-                   [&](std::size_t a, std::size_t b) { return strides[a] < strides[b]; });
+  for (std::size_t i = 0; i < desc.sizes.size(); ++i) {
+    if (desc.sizes[i] <= 1) continue;
+    std::size_t k = n++;
+    for (; k > 0 && strides[order[k - 1]] > strides[i]; --k) order[k] = order[k - 1];
+    order[k] = i;
+  }
   std::uint64_t reach = 1;  // elements spanned by the faster dimensions so far
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t d = order[k];
@@ -159,12 +163,12 @@ void check_binding(const TensorDesc& desc, std::string_view tensor, std::span<co
                        ", found " + std::to_string(buffer.size())});
     return;
   }
-  const std::size_t align = size_of(desc.data_type);
-  if (reinterpret_cast<std::uintptr_t>(buffer.data()) % align != 0)
+  const std::size_t align = size_of(desc.data_type);  // a power of two
+  if ((reinterpret_cast<std::uintptr_t>(buffer.data()) & (align - 1)) != 0)
     out.push_back({field(tensor, "Binding.Offset"),
                    "expected the data pointer aligned to " + bytes_text(align) + " (the " +
                        std::string(name_of(desc.data_type)) + " element size), found an address " +
-                       bytes_text(reinterpret_cast<std::uintptr_t>(buffer.data()) % align) +
+                       bytes_text(reinterpret_cast<std::uintptr_t>(buffer.data()) & (align - 1)) +
                        " past a multiple of " + std::to_string(align)});
 }
 

@@ -1,5 +1,5 @@
 // The committed docs pages, for tests that check a page still holds what the code renders
-// (DESIGN habit 1: the level tables feed the validator and the docs).
+// (../shared/DESIGN.md, habit 1: the level tables feed the validator and the docs).
 #pragma once
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-// Generated layouts (DESIGN habit 8): for given sizes, the strides of a packed, padded,
+// Generated layouts (../shared/DESIGN.md, habit 8): for given sizes, the strides of a packed, padded,
 // transposed or broadcast tensor.
 #pragma once
 
