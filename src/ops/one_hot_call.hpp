@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include <refops/arch.hpp>
 #include <refops/data_type.hpp>
@@ -23,6 +24,8 @@ struct OneHotCall {
   Dims output_sizes, output_strides;  // effective strides
   std::uint32_t axis;
   bool wrap_negative;          // false: OpenVINO's ignore mode (negative indices are all-off)
+  std::optional<StoreStrategy> stores;  // ExecuteOptions::stores
+  std::size_t call_bytes = 0;  // a part of a split call (src/threads): the whole call's output bytes
 };
 
 REFOPS_DECLARE_PER_ARCH(void run_one_hot(const OneHotCall&);)
