@@ -127,24 +127,30 @@ Problem hardmax_problem(const Dims& sizes, const Dims& axes, TestRng& rng) {
           std::move(expected)};
 }
 
-// Large problems of every operator and splittable layout.
-std::vector<Problem> large_problems() {
-  REFOPS_TEST_RNG(rng);
-  std::vector<Problem> p;
-  p.push_back(one_hot_problem(large_count(37 * 4), true, rng));
-  p.push_back(one_hot_problem(large_count(37 * 4), false, rng));
-  const std::uint32_t rows = large_count(2 * 70 * 4);
-  p.push_back(diagonal_problem(1, rows, 3, 9, rng));                            // rows split
-  p.push_back(diagonal_problem(1, rows, std::numeric_limits<std::int32_t>::max(), // inverted, extreme
-                               std::numeric_limits<std::int32_t>::min(), rng));
-  p.push_back(diagonal_problem(1, rows, -static_cast<std::int32_t>(rows) / 2, 20, rng));
-  p.push_back(diagonal_problem(large_count(2 * 5 * 70 * 4), 5, -2, 1, rng));  // batches split
-  const std::uint32_t groups = large_count(2 * 48 * 4);
-  p.push_back(hardmax_problem({groups, 48}, {1}, rng));                       // rows path
-  p.push_back(hardmax_problem({48, groups}, {0}, rng));                       // columns path
-  p.push_back(hardmax_problem({6, groups, 8}, {0, 2}, rng));                  // two axes
-  return p;
+// Large problems of every operator and splittable layout (built once: the oracles are slow).
+const std::vector<Problem>& large_problems() {
+  static const std::vector<Problem> problems = [] {
+    TestRng rng;
+    std::vector<Problem> p;
+    p.push_back(one_hot_problem(large_count(37 * 4), true, rng));
+    p.push_back(one_hot_problem(large_count(37 * 4), false, rng));
+    const std::uint32_t rows = large_count(2 * 70 * 4);
+    p.push_back(diagonal_problem(1, rows, 3, 9, rng));                            // rows split
+    p.push_back(diagonal_problem(1, rows, std::numeric_limits<std::int32_t>::max(), // inverted, extreme
+                                 std::numeric_limits<std::int32_t>::min(), rng));
+    p.push_back(diagonal_problem(1, rows, -static_cast<std::int32_t>(rows) / 2, 20, rng));
+    p.push_back(diagonal_problem(large_count(2 * 5 * 70 * 4), 5, -2, 1, rng));  // batches split
+    const std::uint32_t groups = large_count(2 * 48 * 4);
+    p.push_back(hardmax_problem({groups, 48}, {1}, rng));                       // rows path
+    p.push_back(hardmax_problem({48, groups}, {0}, rng));                       // columns path
+    p.push_back(hardmax_problem({6, groups, 8}, {0, 2}, rng));                  // two axes
+    return p;
+  }();
+  return problems;
 }
+
+// In every test case that draws problems: the seed, printed with any failure.
+#define REFOPS_SEED_INFO INFO("seed: " << test_seed() << " (set REFOPS_TEST_SEED to repeat)")
 
 // One small problem of each operator: what the seeds and examples look like.
 std::vector<Problem> small_problems() {
@@ -167,6 +173,7 @@ ExecuteOptions with_pool(Arch arch, ThreadPool* pool, std::size_t max_threads = 
 }  // namespace
 
 TEST_CASE("large calls split on the caller's pool and match the oracle on every path", "[threads]") {
+  REFOPS_SEED_INFO;
   for (const Problem& p : large_problems()) {
     INFO(p.name);
     for_each_arch([&](Arch arch) {
@@ -198,6 +205,7 @@ TEST_CASE("large calls split on the caller's pool and match the oracle on every 
 }
 
 TEST_CASE("seed-sized calls never touch the pool", "[threads]") {
+  REFOPS_SEED_INFO;
   if (detail::min_bytes_per_thread() < 4096) {
     WARN("skipped: REFOPS_MIN_BYTES_PER_THREAD splits every call in this run");
     return;
@@ -232,7 +240,8 @@ TEST_CASE("a rejected large call throws on the calling thread before any task ru
 }
 
 TEST_CASE("several threads call execute() at once on the default pool", "[threads]") {
-  const std::vector<Problem> problems = large_problems();
+  REFOPS_SEED_INFO;
+  const std::vector<Problem>& problems = large_problems();
   const Arch best = available_archs().front();
   std::vector<std::thread> callers;
   std::vector<int> failures(4, 0);
@@ -249,7 +258,8 @@ TEST_CASE("several threads call execute() at once on the default pool", "[thread
 }
 
 TEST_CASE("execute() runs from inside a task of the pool it is given", "[threads]") {
-  const std::vector<Problem> problems = large_problems();
+  REFOPS_SEED_INFO;
+  const std::vector<Problem>& problems = large_problems();
   const Arch best = available_archs().front();
   std::vector<int> failures(problems.size(), 0);
   SECTION("the default pool") {
@@ -274,7 +284,8 @@ TEST_CASE("the default pool has the machine's threads, capped by REFOPS_NUM_THRE
   if (const char* cap = std::getenv("REFOPS_NUM_THREADS"); cap && std::atoi(cap) > 0)
     CHECK(threads <= static_cast<std::size_t>(std::atoi(cap)));
   // Whatever the count, a large call on the default pool gives the oracle's result.
-  const Problem p = std::move(large_problems().front());
+  REFOPS_SEED_INFO;
+  const Problem& p = large_problems().front();
   CHECK(same(p.run(on(available_archs().front())), p.expected));
 }
 
@@ -286,6 +297,7 @@ TEST_CASE("the environment's test pool splits the operator tests", "[threads][en
     WARN("skipped: REFOPS_TEST_POOL and REFOPS_MIN_BYTES_PER_THREAD=1 are not both set");
     return;
   }
+  REFOPS_SEED_INFO;
   const std::size_t before = pool->calls();
   for (const Problem& p : small_problems())
     for_each_arch([&](Arch arch) { CHECK(same(p.run(on(arch)), p.expected)); });

@@ -11,9 +11,10 @@ namespace {
 
 template <class U>
 void run_bits(const DiagonalMatrixCall& c) {
-  kernels::detail::diagonal_band_bits<SimdTarget>(kernels::detail::make_band_problem(
+  namespace kernel = kernels::diagonal_matrix_detail;
+  kernel::diagonal_band_bits<SimdTarget>(kernel::make_band_problem(
       reinterpret_cast<U*>(c.output), c.sizes, c.output_strides, reinterpret_cast<const U*>(c.input),
-      c.input_strides, static_cast<U>(c.value_bits), c.fill_begin, c.fill_end));
+      c.input_strides, static_cast<U>(c.value_bits), c.fill_begin, c.fill_end, {c.stores, c.call_bytes}));
 }
 
 }  // namespace

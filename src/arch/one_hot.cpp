@@ -11,7 +11,7 @@ namespace {
 
 template <class I, class U>
 void run_typed(const OneHotCall& c) {
-  const kernels::detail::OneHotProblem<I, U> problem{.indices = reinterpret_cast<const I*>(c.indices),
+  const kernels::one_hot_detail::OneHotProblem<I, U> problem{.indices = reinterpret_cast<const I*>(c.indices),
                                                      .indices_strides = c.indices_strides,
                                                      .output = reinterpret_cast<U*>(c.output),
                                                      .sizes = c.sizes,
@@ -19,8 +19,9 @@ void run_typed(const OneHotCall& c) {
                                                      .axis = c.axis,
                                                      .off = static_cast<U>(c.off_bits),
                                                      .on = static_cast<U>(c.on_bits),
-                                                     .wrap_negative = c.wrap_negative};
-  kernels::detail::one_hot_bits<SimdTarget>(problem);
+                                                     .wrap_negative = c.wrap_negative,
+                                                     .stores = {c.stores, c.call_bytes}};
+  kernels::one_hot_detail::one_hot_bits<SimdTarget>(problem);
 }
 
 template <class I>

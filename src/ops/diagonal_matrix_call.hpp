@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <cstdint>
 
+#include <refops/arch.hpp>
 #include <refops/dims.hpp>
 
 #include "dispatch/arch_table.hpp"
@@ -20,6 +22,11 @@ struct DiagonalMatrixCall {
   Dims sizes, output_strides;        // the output's; effective strides
   std::uint64_t value_bits;          // Value in the output type, in the low element_bytes
   std::int64_t fill_begin, fill_end;
+  // Set by finish_execute and run_split, not by the operator: ExecuteOptions::stores, and for a
+  // part of a split call the whole call's output bytes (0: this call is whole), so every part
+  // chooses the store strategy the unsplit call would (simd::StoreRequest).
+  std::optional<StoreStrategy> stores = std::nullopt;
+  std::size_t call_bytes = 0;
 };
 
 REFOPS_DECLARE_PER_ARCH(void run_diagonal_matrix(const DiagonalMatrixCall&);)

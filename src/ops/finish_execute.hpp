@@ -25,7 +25,10 @@ void finish_execute(std::vector<Diagnostic> diagnostics, const Binding& output,
                     const ExecuteOptions& options, MakeCall&& make_call) {
   if (diagnostics.empty()) check_bindings(output, inputs, diagnostics);
   throw_if_any(std::move(diagnostics));
-  run_split(std::forward<MakeCall>(make_call)(), entry[resolve_arch(options)], options);
+  const auto run = entry[resolve_arch(options)];
+  auto call = std::forward<MakeCall>(make_call)();
+  call.stores = options.stores;
+  run_split(call, run, options);
 }
 
 }  // namespace refops::detail

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
+#include <refops/arch.hpp>
 #include <refops/dims.hpp>
 #include <refops/nan_mode.hpp>
 
@@ -24,6 +26,11 @@ struct HardmaxCall {
   Dims sizes, output_strides;  // the output's (the input's are the same); effective strides
   Dims axes;                   // distinct, each < sizes.size()
   NanMode nan_mode;
+  // Set by finish_execute and run_split, not by the operator: ExecuteOptions::stores, and for a
+  // part of a split call the whole call's output bytes (0: this call is whole), so every part
+  // chooses the store strategy the unsplit call would (simd::StoreRequest).
+  std::optional<StoreStrategy> stores = std::nullopt;
+  std::size_t call_bytes = 0;
 };
 
 REFOPS_DECLARE_PER_ARCH(void run_hardmax(const HardmaxCall&);)

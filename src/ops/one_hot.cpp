@@ -73,7 +73,7 @@ OffOn values_of(const TensorDesc& desc, In values) {
   return visit_data_type(desc.data_type, [&](auto tag) {
     using T = decltype(tag);
     const auto view = make_view(reinterpret_cast<const T*>(values.data()), desc.sizes, desc.strides);
-    const auto* on = reinterpret_cast<const std::byte*>(kernels::detail::on_value_of(view));
+    const auto* on = reinterpret_cast<const std::byte*>(kernels::one_hot_detail::on_value_of(view));
     return OffOn{element_bits(values.data(), desc.data_type), element_bits(on, desc.data_type)};
   });
 }

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <cstdint>
 
 #include <refops/data_type.hpp>
+#include <refops/arch.hpp>
 #include <refops/dims.hpp>
 
 #include "dispatch/arch_table.hpp"
@@ -23,6 +25,11 @@ struct OneHotCall {
   Dims sizes, output_strides;       // the output's; effective strides
   std::uint32_t axis;
   bool wrap_negative;               // false: OpenVINO's ignore mode (negative indices are all-off)
+  // Set by finish_execute and run_split, not by the operator: ExecuteOptions::stores, and for a
+  // part of a split call the whole call's output bytes (0: this call is whole), so every part
+  // chooses the store strategy the unsplit call would (simd::StoreRequest).
+  std::optional<StoreStrategy> stores = std::nullopt;
+  std::size_t call_bytes = 0;
 };
 
 REFOPS_DECLARE_PER_ARCH(void run_one_hot(const OneHotCall&);)

@@ -22,11 +22,8 @@ P advanced(P p, std::size_t first, std::size_t stride, std::size_t bytes) {
 // Runs the call whole, or its parts on the pool. `slice(call, dim, first, last)` returns the
 // sub-call of the elements with coordinate [first, last) along dim.
 //
-// STORES (issue 10): each part's kernel still chooses plain or streaming stores from the bytes
-// of its own part, not of the whole call. A call that crosses the streaming threshold only as a
-// whole (between 1x and N x the threshold on N threads) streams when it runs on one thread but
-// not when split. When the store-span helper of issue 10 takes the strategy as an argument,
-// decide it here once from shape.bytes and pass it to every part.
+// Store strategy (issue 10): every part carries the whole call's output bytes (call_bytes), so
+// its kernel makes the decision the unsplit call would.
 template <class Call, class Slice>
 void run_whole_or_parts(const Call& call, void (*entry)(const Call&), const SplitShape& shape,
                         const ExecuteOptions& options, Slice slice) {
@@ -44,6 +41,7 @@ void run_split(const OneHotCall& call, void (*entry)(const OneHotCall&), const E
   const SplitShape shape{elements * call.value_bytes + sequences * index_bytes, &call.sizes,
                          &call.output_strides, call.value_bytes, ~(1u << call.axis)};
   run_whole_or_parts(call, entry, shape, options, [&](OneHotCall part, std::size_t d, std::size_t first, std::size_t last) {
+    part.call_bytes = static_cast<std::size_t>(elements * call.value_bytes);
     part.sizes[d] = static_cast<std::uint32_t>(last - first);
     part.output = advanced(part.output, first, call.output_strides[d], call.value_bytes);
     part.indices = advanced(part.indices, first, call.indices_strides[d], index_bytes);
@@ -59,6 +57,7 @@ void run_split(const DiagonalMatrixCall& call, void (*entry)(const DiagonalMatri
   const SplitShape shape{call.input ? 2 * out_bytes : out_bytes, &call.sizes, &call.output_strides,
                          call.element_bytes, (1u << (row_dim + 1)) - 1};  // batch dimensions and rows
   run_whole_or_parts(call, entry, shape, options, [&](DiagonalMatrixCall part, std::size_t d, std::size_t first, std::size_t last) {
+    part.call_bytes = static_cast<std::size_t>(out_bytes);
     part.sizes[d] = static_cast<std::uint32_t>(last - first);
     part.output = advanced(part.output, first, call.output_strides[d], call.element_bytes);
     if (part.input) part.input = advanced(part.input, first, call.input_strides[d], call.element_bytes);
@@ -76,6 +75,7 @@ void run_split(const HardmaxCall& call, void (*entry)(const HardmaxCall&), const
   for (std::uint32_t a : call.axes) kept &= ~(1u << a);
   const SplitShape shape{2 * element_count(call.sizes) * bytes, &call.sizes, &call.output_strides, bytes, kept};
   run_whole_or_parts(call, entry, shape, options, [&](HardmaxCall part, std::size_t d, std::size_t first, std::size_t last) {
+    part.call_bytes = static_cast<std::size_t>(element_count(call.sizes) * bytes);
     part.sizes[d] = static_cast<std::uint32_t>(last - first);
     part.input = advanced(part.input, first, call.input_strides[d], bytes);
     part.output = advanced(part.output, first, call.output_strides[d], bytes);
