@@ -45,12 +45,19 @@ void diagonal_matrix_threads(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
 }
 
+// What a split costs by itself: waking the pool's threads for empty tasks and waiting for them.
+void empty_parts(benchmark::State& state) {
+  const auto threads = static_cast<std::size_t>(state.range(0));
+  for (auto _ : state) default_thread_pool().parallel_for(threads, [](std::size_t) {});
+}
+
 void sizes_and_threads(benchmark::internal::Benchmark* b) {
   for (std::int64_t kib = 64; kib <= 16384; kib *= 2)
     for (std::int64_t threads : {1, 2}) b->Args({kib * 1024, threads});
   b->ArgNames({"bytes", "threads"})->UseRealTime();
 }
 
+BENCHMARK(empty_parts)->Name("split_threshold/empty_tasks")->Arg(2)->ArgName("threads")->UseRealTime();
 BENCHMARK(memset_parts)->Name("split_threshold/memset")->Apply(sizes_and_threads);
 BENCHMARK(diagonal_matrix_threads)->Name("split_threshold/diagonal_matrix")->Apply(sizes_and_threads);
 

@@ -172,7 +172,7 @@ ExecuteOptions with_pool(Arch arch, ThreadPool* pool, std::size_t max_threads = 
 
 }  // namespace
 
-TEST_CASE("large calls split on the caller's pool and match the oracle on every path", "[threads]") {
+TEST_CASE("large calls split on the caller's pool and match the oracle on every path", "[.][threads]") {
   REFOPS_SEED_INFO;
   for (const Problem& p : large_problems()) {
     INFO(p.name);
@@ -204,7 +204,7 @@ TEST_CASE("large calls split on the caller's pool and match the oracle on every 
   }
 }
 
-TEST_CASE("seed-sized calls never touch the pool", "[threads]") {
+TEST_CASE("seed-sized calls never touch the pool", "[.][threads]") {
   REFOPS_SEED_INFO;
   if (detail::min_bytes_per_thread() < 4096) {
     WARN("skipped: REFOPS_MIN_BYTES_PER_THREAD splits every call in this run");
@@ -220,7 +220,7 @@ TEST_CASE("seed-sized calls never touch the pool", "[threads]") {
   }
 }
 
-TEST_CASE("a rejected large call throws on the calling thread before any task runs", "[threads]") {
+TEST_CASE("a rejected large call throws on the calling thread before any task runs", "[.][threads]") {
   const std::uint32_t rows = large_count(64 * 4);
   const DiagonalMatrixDesc desc{{DataType::float32, {rows, 64}, {}, 0}, 0, 1.0f};
   Buffer output(std::size_t{rows} * 64 * 4 - 1);  // one byte short
@@ -239,7 +239,7 @@ TEST_CASE("a rejected large call throws on the calling thread before any task ru
   CHECK(output.all_sentinel());
 }
 
-TEST_CASE("several threads call execute() at once on the default pool", "[threads]") {
+TEST_CASE("several threads call execute() at once on the default pool", "[.][threads]") {
   REFOPS_SEED_INFO;
   const std::vector<Problem>& problems = large_problems();
   const Arch best = available_archs().front();
@@ -257,7 +257,7 @@ TEST_CASE("several threads call execute() at once on the default pool", "[thread
   for (int f : failures) CHECK(f == 0);
 }
 
-TEST_CASE("execute() runs from inside a task of the pool it is given", "[threads]") {
+TEST_CASE("execute() runs from inside a task of the pool it is given", "[.][threads]") {
   REFOPS_SEED_INFO;
   const std::vector<Problem>& problems = large_problems();
   const Arch best = available_archs().front();
@@ -277,7 +277,7 @@ TEST_CASE("execute() runs from inside a task of the pool it is given", "[threads
   for (int f : failures) CHECK(f == 0);
 }
 
-TEST_CASE("the default pool has the machine's threads, capped by REFOPS_NUM_THREADS", "[threads]") {
+TEST_CASE("the default pool has the machine's threads, capped by REFOPS_NUM_THREADS", "[.][threads]") {
   const std::size_t threads = default_thread_pool().num_threads();
   CHECK(threads >= 1);
   if (const unsigned hardware = std::thread::hardware_concurrency(); hardware > 0) CHECK(threads <= hardware);
@@ -291,7 +291,7 @@ TEST_CASE("the default pool has the machine's threads, capped by REFOPS_NUM_THRE
 
 // With REFOPS_TEST_POOL and REFOPS_MIN_BYTES_PER_THREAD=1 (tests/CMakeLists.txt), the operator
 // tests run on the counting pool: prove that they did split.
-TEST_CASE("the environment's test pool splits the operator tests", "[threads][environment]") {
+TEST_CASE("the environment's test pool splits the operator tests", "[.][threads][environment]") {
   auto* pool = static_cast<CountingPool*>(pool_from_environment());
   if (!pool || detail::min_bytes_per_thread() != 1) {
     WARN("skipped: REFOPS_TEST_POOL and REFOPS_MIN_BYTES_PER_THREAD=1 are not both set");

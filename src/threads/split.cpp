@@ -9,9 +9,10 @@
 namespace refops::detail {
 namespace {
 
-// Measured on a 2-core Zen 3 guest (docs/performance.md, "Threads"): a TBB wake-up plus the
-// join costs ~10-30 us; at ~10-20 GB/s per thread a part of 1 MiB takes 50-100 us, so below
-// about that a second thread gains less than it costs.
+// docs/performance.md, "Threads": a split costs ~1 us with the pool's threads awake and tens of
+// microseconds to wake them; one thread writes 1 MiB in 50-100 us (10-20 GB/s), so from 1 MiB
+// per thread the split costs at most a fraction of a part. Below 256 KiB two threads measured
+// slower than one.
 constexpr std::uint64_t measured_min_bytes_per_thread = std::uint64_t{1} << 20;
 
 std::uint64_t read_min_bytes_per_thread() {
