@@ -2,7 +2,9 @@
 // in bench_main.cpp runs it on the best path and on the scalar path (all paths with
 // --refops_all_archs) and, in the same run on buffers of the same size, the bandwidth baseline
 // the kernel is bound by: memset for write-only kernels, memcpy for read + write ones. It then
-// prints one table: case, path, GB/s, ratio to the baseline, speed-up over scalar.
+// prints one table: case, path, GB/s, ratio to the baseline, speed-up over scalar. Cases with
+// compare_stores also run the best path with each store strategy forced ("avx2 stores=rep"),
+// and a second table says how far the automatic choice is from the best forced one.
 #pragma once
 
 #include <cstddef>
@@ -26,8 +28,11 @@ struct Case {
   std::size_t bytes_written = 0;    // output bytes per run
   std::size_t bytes_read = 0;       // input bytes per run (counted in GB/s; 0 for write-only)
   Baseline baseline = Baseline::memset_zero;
-  // Allocates and fills the buffers (touching every page), returns one run of the kernel.
-  std::function<std::function<void(Arch)>()> prepare;
+  // Allocates and fills the buffers (touching every page), returns one run of the kernel with
+  // the given options (the main sets the arch and, for store rows, the store strategy).
+  std::function<std::function<void(const ExecuteOptions&)>()> prepare;
+  // Also run the best path with each store strategy forced, next to the automatic choice.
+  bool compare_stores = false;
 };
 
 // Adds a case; call from a static initializer in the operator's benchmark file.

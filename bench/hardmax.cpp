@@ -23,7 +23,7 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes) {
   c.bytes_written = bytes;
   c.bytes_read = bytes;
   c.baseline = Baseline::memcpy;
-  c.prepare = [=]() -> std::function<void(Arch)> {
+  c.prepare = [=]() -> std::function<void(const ExecuteOptions&)> {
     auto in = std::make_shared<PageBuffer>(bytes);
     auto out = std::make_shared<PageBuffer>(bytes);
     std::uint32_t x = 2463534242u;
@@ -38,9 +38,7 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes) {
       }
     }
     const Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes, NanMode::propagate};
-    return [=](Arch arch) {
-      ExecuteOptions options;
-      options.arch = arch;
+    return [=](const ExecuteOptions& options) {
       execute(desc, In(in->data(), bytes), Out(out->data(), bytes), options);
     };
   };

@@ -31,7 +31,8 @@ Case one_hot_case(const Problem& p) {
   c.bytes_written = bytes;
   c.bytes_read = std::size_t{p.rows} * sizeof(std::uint32_t);
   c.baseline = p.off_zero ? Baseline::memset_zero : Baseline::memset_nonzero;
-  c.prepare = [p, bytes]() -> std::function<void(Arch)> {
+  c.compare_stores = true;
+  c.prepare = [p, bytes]() -> std::function<void(const ExecuteOptions&)> {
     const Dims out_sizes = p.axis == 1 ? Dims{p.rows, p.length} : Dims{p.length, p.rows};
     const Dims index_sizes = p.axis == 1 ? Dims{p.rows, 1} : Dims{1, p.rows};
     auto indices = std::make_shared<std::vector<std::uint32_t>>(p.rows);
@@ -50,9 +51,7 @@ Case one_hot_case(const Problem& p) {
                           {p.type, {1, 2}, {}, 0},
                           {p.type, out_sizes, {}, 0},
                           p.axis};
-    return [=](Arch arch) {
-      ExecuteOptions options;
-      options.arch = arch;
+    return [=](const ExecuteOptions& options) {
       execute(desc, std::as_bytes(std::span(*indices)), *values, {output->data(), output->size()}, options);
     };
   };
