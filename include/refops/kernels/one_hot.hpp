@@ -159,6 +159,31 @@ void one_hot_fill_then_patch(const OneHotProblem<I, U>& p, const simd::LoopNest<
   });
 }
 
+// write_block's streaming form (Arch with streaming stores, element-aligned block).
+template <class Arch, class U>
+void write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count) {
+  using batch = xsimd::batch<U, Arch>;
+  constexpr std::size_t lanes = batch::size, bytes = sizeof(batch);
+  const auto address = reinterpret_cast<std::uintptr_t>(block);
+  const std::size_t head = ((bytes - address % bytes) % bytes) / sizeof(U);  // first aligned vector
+  std::size_t done = 0, k = 0;
+  while (k < count && on_at[k] < head) ++k;  // in the misaligned head: stored after
+  const std::size_t in_head = k;
+  while (k < count) {
+    const std::size_t start = head + (on_at[k] - head) / lanes * lanes;
+    if (start + lanes > n) break;  // in the ragged tail: stored after
+    simd::fill_span<Arch>(block + done, start - done, off, StoreStrategy::stream);
+    alignas(bytes) U lane_values[lanes];
+    std::fill(lane_values, lane_values + lanes, off);
+    for (; k < count && on_at[k] < start + lanes; ++k) lane_values[on_at[k] - start] = on;
+    simd::stream_store<Arch>(block + start, batch::load_aligned(lane_values));
+    done = start + lanes;
+  }
+  simd::fill_span<Arch>(block + done, n - done, off, StoreStrategy::stream);
+  for (std::size_t j = 0; j < in_head; ++j) block[on_at[j]] = on;
+  for (std::size_t j = k; j < count; ++j) block[on_at[j]] = on;  // in the ragged tail
+}
+
 // Writes n contiguous elements of OffValue at `block` with OnValue at the increasing offsets
 // on_at[0..count). Plain and rep: fill the block, then store the OnValues while it is in L1.
 // Stream: the block in runs of OffValue (fill_span) between the vectors that hold an OnValue,
@@ -167,31 +192,14 @@ void one_hot_fill_then_patch(const OneHotProblem<I, U>& p, const simd::LoopNest<
 template <class Arch, class U>
 void write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
                  StoreStrategy stores) {
-  using batch = xsimd::batch<U, Arch>;
-  constexpr std::size_t lanes = batch::size, bytes = sizeof(batch);
-  const auto address = reinterpret_cast<std::uintptr_t>(block);
-  if (stores != StoreStrategy::stream || !simd::has_streaming_stores<Arch> || address % sizeof(U) != 0) {
-    simd::fill_span<Arch>(block, n, off, stores);
-    for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
-    return;
+  if constexpr (simd::has_streaming_stores<Arch>) {
+    if (stores == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(block) % sizeof(U) == 0) {
+      write_block_streamed<Arch>(block, n, off, on, on_at, count);
+      return;
+    }
   }
-  const std::size_t head = ((bytes - address % bytes) % bytes) / sizeof(U);  // first aligned vector
-  std::size_t done = 0, k = 0;
-  while (k < count && on_at[k] < head) ++k;  // in the misaligned head: stored after
-  const std::size_t in_head = k;
-  while (k < count) {
-    const std::size_t start = head + (on_at[k] - head) / lanes * lanes;
-    if (start + lanes > n) break;  // in the ragged tail: stored after
-    simd::fill_span<Arch>(block + done, start - done, off, stores);
-    alignas(bytes) U lane_values[lanes];
-    std::fill(lane_values, lane_values + lanes, off);
-    for (; k < count && on_at[k] < start + lanes; ++k) lane_values[on_at[k] - start] = on;
-    simd::stream_store<Arch>(block + start, batch::load_aligned(lane_values));
-    done = start + lanes;
-  }
-  simd::fill_span<Arch>(block + done, n - done, off, stores);
-  for (std::size_t j = 0; j < in_head; ++j) block[on_at[j]] = on;
-  for (std::size_t j = k; j < count; ++j) block[on_at[j]] = on;  // in the ragged tail
+  simd::fill_span<Arch>(block, n, off, stores);
+  for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
 }
 
 // Bytes of output one block of rows covers: small enough that the positions and the block's
