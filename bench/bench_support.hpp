@@ -2,9 +2,11 @@
 // in bench_main.cpp runs it on one thread on the best path and on the scalar path (all paths
 // with --refops_all_archs) and, in the same run on buffers of the same size, the bandwidth
 // baseline the kernel is bound by: memset for write-only kernels, memcpy for read + write ones.
-// Large cases also run on the best path on 2 (or --refops_threads) threads of the default pool,
-// against the same baseline cut into as many parts on the same pool. It then prints one table:
-// case, threads, path, GB/s, ratio to the baseline, speed-up over scalar.
+// Cases with compare_stores also run the best path with each store strategy forced ("avx2
+// stores=rep"), and a second table says how far the automatic choice is from the best forced
+// one. Large cases also run on the best path on 2 (or --refops_threads) threads of the default
+// pool, against the same baseline cut into as many parts on the same pool. It then prints one
+// table: case, threads, path, GB/s, ratio to the baseline, speed-up over scalar.
 #pragma once
 
 #include <cstddef>
@@ -29,8 +31,11 @@ struct Case {
   std::size_t bytes_read = 0;       // input bytes per run (counted in GB/s; 0 for write-only)
   Baseline baseline = Baseline::memset_zero;
   // Allocates and fills the buffers (touching every page), returns one run of the kernel with
-  // the given options (path and max_threads).
+  // the given options (the main sets the arch, max_threads and, for store rows, the store
+  // strategy).
   std::function<std::function<void(const ExecuteOptions&)>()> prepare;
+  // Also run the best path with each store strategy forced, next to the automatic choice.
+  bool compare_stores = false;
 };
 
 // Adds a case; call from a static initializer in the operator's benchmark file.

@@ -31,6 +31,7 @@ Case one_hot_case(const Problem& p) {
   c.bytes_written = bytes;
   c.bytes_read = std::size_t{p.rows} * sizeof(std::uint32_t);
   c.baseline = p.off_zero ? Baseline::memset_zero : Baseline::memset_nonzero;
+  c.compare_stores = true;
   c.prepare = [p, bytes]() -> std::function<void(const ExecuteOptions&)> {
     const Dims out_sizes = p.axis == 1 ? Dims{p.rows, p.length} : Dims{p.length, p.rows};
     const Dims index_sizes = p.axis == 1 ? Dims{p.rows, 1} : Dims{1, p.rows};

@@ -2,6 +2,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
+
+#include <refops/kernels/cache_info.hpp>
 
 #include <refops/refops.hpp>
 
@@ -76,3 +79,32 @@ TEST_CASE("an Arm build offers the NEON path first", "[arch]") {
   CHECK(available_archs().front() == Arch::neon);
 }
 #endif
+
+TEST_CASE("a StoreStrategy out of range is an Error naming ExecuteOptions.stores, nothing written", "[arch]") {
+  const TensorDesc out_desc{DataType::float32, {4, 4}, {}, 0};
+  std::vector<std::byte> output(64, std::byte{0xA5});
+  ExecuteOptions options;
+  options.stores = static_cast<StoreStrategy>(7);
+  try {
+    execute(DiagonalMatrixDesc{out_desc, 0, 1.0f}, std::span(output), options);
+    FAIL("expected Error");
+  } catch (const Error& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].field == "ExecuteOptions.stores");
+    CHECK_THAT(e.diagnostics()[0].message, Catch::Matchers::Contains("found 7"));
+  }
+  CHECK(std::all_of(output.begin(), output.end(), [](std::byte b) { return b == std::byte{0xA5}; }));
+}
+
+TEST_CASE("the cache topology is read from the hardware and is consistent", "[arch]") {
+  CHECK(simd::cache_detail::count_cpu_list("0") == 1);
+  CHECK(simd::cache_detail::count_cpu_list("0-3,8,10-11") == 7);
+  CHECK(simd::cache_detail::parse_size("32768K") == std::size_t{32} << 20);
+  const simd::CacheTopology& t = simd::cache_topology();
+  INFO("source " << t.source << ", LLC " << t.llc_bytes << " shared by " << t.llc_sharing_cpus);
+  CHECK(t.llc_bytes >= t.l2_bytes);
+  CHECK(t.llc_per_cpu_bytes * t.llc_sharing_cpus <= t.llc_bytes);
+  // Never larger than what Linux says (the check glibc's sysconf fails on AMD KVM guests).
+  const simd::cache_detail::Found sysfs = simd::cache_detail::from_sysfs();
+  if (sysfs.llc != 0) CHECK(t.llc_bytes <= sysfs.llc);
+}

@@ -116,7 +116,7 @@ inline std::size_t axis_dimension(const simd::LoopNest<2>& nest) {
 inline std::size_t contiguous_elements(const simd::LoopNest<2>& nest) {
   std::size_t elements = 1;
   for (std::size_t d = nest.rank; d-- > 0;) {
-    if (nest.strides[out_operand][d] != static_cast<std::ptrdiff_t>(elements)) return 0;
+    if (nest.sizes[d] > 1 && nest.strides[out_operand][d] != static_cast<std::ptrdiff_t>(elements)) return 0;
     elements *= nest.sizes[d];
   }
   return elements;
@@ -159,39 +159,47 @@ void one_hot_fill_then_patch(const OneHotProblem<I, U>& p, const simd::LoopNest<
   });
 }
 
+// write_block's streaming form (Arch with streaming stores, element-aligned block).
+template <class Arch, class U>
+void write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count) {
+  using batch = xsimd::batch<U, Arch>;
+  constexpr std::size_t lanes = batch::size, bytes = sizeof(batch);
+  const auto address = reinterpret_cast<std::uintptr_t>(block);
+  const std::size_t head = ((bytes - address % bytes) % bytes) / sizeof(U);  // first aligned vector
+  std::size_t done = 0, k = 0;
+  while (k < count && on_at[k] < head) ++k;  // in the misaligned head: stored after
+  const std::size_t in_head = k;
+  while (k < count) {
+    const std::size_t start = head + (on_at[k] - head) / lanes * lanes;
+    if (start + lanes > n) break;  // in the ragged tail: stored after
+    simd::fill_span<Arch>(block + done, start - done, off, StoreStrategy::stream);
+    alignas(bytes) U lane_values[lanes];
+    std::fill(lane_values, lane_values + lanes, off);
+    for (; k < count && on_at[k] < start + lanes; ++k) lane_values[on_at[k] - start] = on;
+    simd::stream_store<Arch>(block + start, batch::load_aligned(lane_values));
+    done = start + lanes;
+  }
+  simd::fill_span<Arch>(block + done, n - done, off, StoreStrategy::stream);
+  for (std::size_t j = 0; j < in_head; ++j) block[on_at[j]] = on;
+  for (std::size_t j = k; j < count; ++j) block[on_at[j]] = on;  // in the ragged tail
+}
+
 // Writes n contiguous elements of OffValue at `block` with OnValue at the increasing offsets
-// on_at[0..count), through the store-span helper: each vector is the OffValue vector, or, for
-// the few that hold an OnValue, assembled with it, so every element is stored once (streamed
-// or not) and no line is read back. With rep: memset-like fill, then the OnValues.
+// on_at[0..count). Plain and rep: fill the block, then store the OnValues while it is in L1.
+// Stream: the block in runs of OffValue (fill_span) between the vectors that hold an OnValue,
+// each of those assembled in L1 and streamed whole, so no streamed line is read back; an
+// OnValue whose vector crosses the block's edge is stored after, with a plain store.
 template <class Arch, class U>
 void write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
                  StoreStrategy stores) {
-  if (stores == StoreStrategy::rep || !simd::is_vector_arch<Arch>) {
-    simd::fill_span<Arch>(block, n, off, stores);
-    for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
-    return;
+  if constexpr (simd::has_streaming_stores<Arch>) {
+    if (stores == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(block) % sizeof(U) == 0) {
+      write_block_streamed<Arch>(block, n, off, on, on_at, count);
+      return;
+    }
   }
-  if constexpr (simd::is_vector_arch<Arch>) {
-    using batch = xsimd::batch<U, Arch>;
-    constexpr std::size_t lanes = batch::size;
-    const batch off_vector(off);
-    std::size_t k = 0;  // the first OnValue at or after the vector asked for
-    auto vector_at = [&](std::size_t i) {
-      while (k > 0 && on_at[k - 1] >= i) --k;  // only the overlapping tail vector steps back
-      while (k < count && on_at[k] < i) ++k;
-      if (k == count || on_at[k] >= i + lanes) return off_vector;
-      alignas(sizeof(batch)) U lane_values[lanes];
-      std::fill(lane_values, lane_values + lanes, off);
-      for (std::size_t j = k; j < count && on_at[j] < i + lanes; ++j) lane_values[on_at[j] - i] = on;
-      return batch::load_aligned(lane_values);
-    };
-    auto element_at = [&](std::size_t i) {
-      for (std::size_t j = 0; j < count; ++j)
-        if (on_at[j] == i) return on;
-      return off;
-    };
-    simd::store_span<Arch>(block, n, stores, vector_at, element_at);
-  }
+  simd::fill_span<Arch>(block, n, off, stores);
+  for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
 }
 
 // Bytes of output one block of rows covers: small enough that the positions and the block's
@@ -212,13 +220,23 @@ void one_hot_short_rows(const OneHotProblem<I, U>& p, U* out, const I* index, st
   alignas(sizeof(batch)) U iota_values[lanes];
   for (std::size_t i = 0; i < lanes; ++i) iota_values[i] = static_cast<U>(i);
   const batch iota = batch::load_aligned(iota_values), step(static_cast<U>(lanes));
-  for (std::size_t r = 0; r < rows; ++r, out += length, index += index_step) {
-    const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
-    const batch position(at == no_position ? none : static_cast<U>(at));
-    batch lane = iota;
-    for (std::size_t c = 0; c < length; c += lanes, lane += step)
-      simd::store_batch<Arch>(out + c, xsimd::select(lane == position, on, off), stores);
+  const bool streaming = stores == StoreStrategy::stream && simd::has_streaming_stores<Arch> &&
+                         reinterpret_cast<std::uintptr_t>(out) % sizeof(batch) == 0;
+  auto each_row = [&](auto store) {
+    for (std::size_t r = 0; r < rows; ++r, out += length, index += index_step) {
+      const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
+      const batch position(at == no_position ? none : static_cast<U>(at));
+      batch lane = iota;
+      for (std::size_t c = 0; c < length; c += lanes, lane += step) store(out + c, xsimd::select(lane == position, on, off));
+    }
+  };
+  if constexpr (simd::has_streaming_stores<Arch>) {
+    if (streaming) {  // rows are whole vectors, so every vector is aligned
+      each_row([](U* q, const batch& v) { simd::stream_store<Arch>(q, v); });
+      return;
+    }
   }
+  each_row([](U* q, const batch& v) { v.store_unaligned(q); });
 }
 
 // Axis innermost with stride 1: blocks of whole rows (several rows at once when they are
