@@ -4,6 +4,7 @@
 #include <refops/hardmax.hpp>
 
 #include "ops/finish_execute.hpp"
+#include "ops/validated_once.hpp"
 #include "ops/hardmax_call.hpp"
 #include "ops/hardmax_table.hpp"
 #include "validation/tensor_rules.hpp"
@@ -138,14 +139,16 @@ std::optional<FeatureLevel> minimum_feature_level(const Hardmax1Desc& desc) {
 }
 
 void execute(const HardmaxDesc& desc, In input, Out output, const ExecuteOptions& options) {
-  auto diagnostics = validate(desc, options.feature_level);
+  auto diagnostics = detail::validate_once(desc, options.feature_level,
+                                           [](const HardmaxDesc& d, FeatureLevel l) { return validate(d, l); });
   const Dims last_axis{static_cast<std::uint32_t>(desc.input.sizes.empty() ? 0 : desc.input.sizes.size() - 1)};
   detail::run(desc.input, desc.output, last_axis, desc.nan_mode, input, output, options, std::move(diagnostics));
 }
 
 void execute(const Hardmax1Desc& desc, In input, Out output, const ExecuteOptions& options) {
   detail::run(desc.input, desc.output, desc.axes, desc.nan_mode, input, output, options,
-              validate(desc, options.feature_level));
+              detail::validate_once(desc, options.feature_level,
+                                    [](const Hardmax1Desc& d, FeatureLevel l) { return validate(d, l); }));
 }
 
 }  // namespace refops
