@@ -90,21 +90,23 @@ void check_nan_mode(NanMode mode, std::vector<Diagnostic>& out) {
                                   std::to_string(static_cast<int>(mode))});
 }
 
+HardmaxCall call_of(const TensorDesc& input_desc, const TensorDesc& output_desc, const Dims& axes, NanMode mode,
+                    In input, Out output) {
+  return {.type = input_desc.data_type == DataType::float16 ? HardmaxType::float16 : HardmaxType::float32,
+          .input = input.data(),
+          .input_strides = effective_strides(input_desc),
+          .output = output.data(),
+          .sizes = output_desc.sizes,
+          .output_strides = effective_strides(output_desc),
+          .axes = axes,
+          .nan_mode = mode};
+}
+
 // Both operators' end of execute(): HARDMAX passes its last axis as `axes`.
 void run(const TensorDesc& input_desc, const TensorDesc& output_desc, const Dims& axes, NanMode mode, In input,
          Out output, const ExecuteOptions& options, std::vector<Diagnostic> diagnostics) {
   finish_execute(std::move(diagnostics), {output_desc, "OutputTensor", output}, {{input_desc, "InputTensor", input}},
-                 hardmax_entries, options, [&] {
-                   return HardmaxCall{.type = input_desc.data_type == DataType::float16 ? HardmaxType::float16
-                                                                                        : HardmaxType::float32,
-                                      .input = input.data(),
-                                      .input_strides = effective_strides(input_desc),
-                                      .output = output.data(),
-                                      .sizes = output_desc.sizes,
-                                      .output_strides = effective_strides(output_desc),
-                                      .axes = axes,
-                                      .nan_mode = mode};
-                 });
+                 hardmax_entries, options, [&] { return call_of(input_desc, output_desc, axes, mode, input, output); });
 }
 
 }  // namespace
