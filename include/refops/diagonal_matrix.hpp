@@ -14,9 +14,11 @@
 
 namespace refops {
 
-struct DiagonalMatrixDesc  { TensorDesc output; std::int32_t offset = 0; float value = 1.0f; };
+struct DiagonalMatrixDesc  { TensorDesc output; std::int32_t offset = 0; float value = 1.0f;
+                             friend bool operator==(const DiagonalMatrixDesc&, const DiagonalMatrixDesc&) = default; };
 struct DiagonalMatrix1Desc { std::optional<TensorDesc> input; TensorDesc output; Scalar value;
-                             std::int32_t fill_begin = 0, fill_end = 1; };
+                             std::int32_t fill_begin = 0, fill_end = 1;
+                             friend bool operator==(const DiagonalMatrix1Desc&, const DiagonalMatrix1Desc&) = default; };
 
 std::vector<Diagnostic> validate(const DiagonalMatrixDesc&, FeatureLevel = FeatureLevel::latest);
 std::vector<Diagnostic> validate(const DiagonalMatrix1Desc&, FeatureLevel = FeatureLevel::latest);

@@ -14,9 +14,11 @@
 
 namespace refops {
 
-struct HardmaxDesc  { TensorDesc input, output; NanMode nan_mode = NanMode::propagate; };
+struct HardmaxDesc  { TensorDesc input, output; NanMode nan_mode = NanMode::propagate;
+                      friend bool operator==(const HardmaxDesc&, const HardmaxDesc&) = default; };
 struct Hardmax1Desc { TensorDesc input, output; Dims axes;
-                      NanMode nan_mode = NanMode::propagate; };
+                      NanMode nan_mode = NanMode::propagate;
+                      friend bool operator==(const Hardmax1Desc&, const Hardmax1Desc&) = default; };
 
 std::vector<Diagnostic> validate(const HardmaxDesc&, FeatureLevel = FeatureLevel::latest);
 std::vector<Diagnostic> validate(const Hardmax1Desc&, FeatureLevel = FeatureLevel::latest);

@@ -14,7 +14,8 @@
 
 namespace refops {
 
-struct OneHotDesc { TensorDesc indices, values, output; std::uint32_t axis = 0; };
+struct OneHotDesc { TensorDesc indices, values, output; std::uint32_t axis = 0;
+                    friend bool operator==(const OneHotDesc&, const OneHotDesc&) = default; };
 
 enum class NegativeIndices { ignore, normalize };
 struct OneHotV1Desc {              // OpenVINO OneHot-1 (and OneHot-16's negative_indices_mode)
@@ -23,6 +24,7 @@ struct OneHotV1Desc {              // OpenVINO OneHot-1 (and OneHot-16's negativ
   Scalar on_value, off_value;      // same type: the output's
   std::int64_t axis = -1;
   NegativeIndices negative_indices = NegativeIndices::ignore;
+  friend bool operator==(const OneHotV1Desc&, const OneHotV1Desc&) = default;
 };
 
 // Packed output description (throws Error if invalid).

@@ -52,6 +52,9 @@ class Scalar {
   // The 8 bytes of the equivalent DML_SCALAR_UNION (unused high bytes are zero).
   const std::array<std::byte, 8>& union_bytes() const { return bytes_; }
 
+  // Same type and same bytes (a NaN equals itself, -0.0 differs from 0.0).
+  friend bool operator==(const Scalar&, const Scalar&) = default;
+
  private:
   DataType type_ = DataType::float32;
   std::array<std::byte, 8> bytes_{};

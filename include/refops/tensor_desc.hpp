@@ -13,6 +13,7 @@ struct TensorDesc {                 // DML_BUFFER_TENSOR_DESC
   Dims sizes;                       // DimensionCount = sizes.size()
   Dims strides;                     // empty: packed row-major; otherwise one per dimension, in elements
   std::uint64_t total_bytes = 0;    // 0: calc_buffer_tensor_size(*this)
+  friend bool operator==(const TensorDesc&, const TensorDesc&) = default;
 };
 
 // DMLCalcBufferTensorSize in 64-bit arithmetic: the bytes from the first element to the end of

@@ -1,4 +1,4 @@
-// The smallest per-Arch entry point: which instruction set this copy was compiled for and how
+// The smallest per-ISA entry point: which instruction set this copy was compiled for and how
 // many bytes its vectors hold. Lets the tests prove that forcing an Arch runs that Arch's code.
 #include "arch/arch_config.hpp"
 #include "arch/probe.hpp"

@@ -10,6 +10,7 @@
 #include "ops/diagonal_matrix_table.hpp"
 #include "ops/element_bits.hpp"
 #include "ops/finish_execute.hpp"
+#include "ops/validated_once.hpp"
 #include "validation/tensor_rules.hpp"
 
 namespace refops {
@@ -101,7 +102,8 @@ std::optional<FeatureLevel> minimum_feature_level(const DiagonalMatrix1Desc& des
 
 void execute(const DiagonalMatrixDesc& desc, Out output, const ExecuteOptions& options) {
   using namespace detail;
-  finish_execute(validate(desc, options.feature_level), {desc.output, "OutputTensor", output}, {},
+  const auto validate_dm = [](const DiagonalMatrixDesc& d, FeatureLevel l) { return validate(d, l); };
+  finish_execute(validate_once(desc, options.feature_level, validate_dm), {desc.output, "OutputTensor", output}, {},
                  diagonal_matrix_entries, options, [&] {
                    // Value converted to the output type as SPEC section 3 says; Offset + 1 in 64
                    // bits, so Offset INT32_MAX does not wrap.
@@ -118,7 +120,8 @@ void execute(const DiagonalMatrix1Desc& desc, In input, Out output, const Execut
   const auto make_call = [&] {
     return call_of(desc.output, output, input_desc, input, element_bits(desc.value), desc.fill_begin, desc.fill_end);
   };
-  std::vector<Diagnostic> diagnostics = validate(desc, options.feature_level);
+  std::vector<Diagnostic> diagnostics = validate_once(
+      desc, options.feature_level, [](const DiagonalMatrix1Desc& d, FeatureLevel l) { return validate(d, l); });
   if (input_desc)
     finish_execute(std::move(diagnostics), {desc.output, "OutputTensor", output},
                    {{*input_desc, "InputTensor", input}}, diagonal_matrix_entries, options, make_call);

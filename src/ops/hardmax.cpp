@@ -4,6 +4,7 @@
 #include <refops/hardmax.hpp>
 
 #include "ops/finish_execute.hpp"
+#include "ops/validated_once.hpp"
 #include "ops/hardmax_call.hpp"
 #include "ops/hardmax_table.hpp"
 #include "validation/tensor_rules.hpp"
@@ -89,21 +90,23 @@ void check_nan_mode(NanMode mode, std::vector<Diagnostic>& out) {
                                   std::to_string(static_cast<int>(mode))});
 }
 
+HardmaxCall call_of(const TensorDesc& input_desc, const TensorDesc& output_desc, const Dims& axes, NanMode mode,
+                    In input, Out output) {
+  return {.type = input_desc.data_type == DataType::float16 ? HardmaxType::float16 : HardmaxType::float32,
+          .input = input.data(),
+          .input_strides = effective_strides(input_desc),
+          .output = output.data(),
+          .sizes = output_desc.sizes,
+          .output_strides = effective_strides(output_desc),
+          .axes = axes,
+          .nan_mode = mode};
+}
+
 // Both operators' end of execute(): HARDMAX passes its last axis as `axes`.
 void run(const TensorDesc& input_desc, const TensorDesc& output_desc, const Dims& axes, NanMode mode, In input,
          Out output, const ExecuteOptions& options, std::vector<Diagnostic> diagnostics) {
   finish_execute(std::move(diagnostics), {output_desc, "OutputTensor", output}, {{input_desc, "InputTensor", input}},
-                 hardmax_entries, options, [&] {
-                   return HardmaxCall{.type = input_desc.data_type == DataType::float16 ? HardmaxType::float16
-                                                                                        : HardmaxType::float32,
-                                      .input = input.data(),
-                                      .input_strides = effective_strides(input_desc),
-                                      .output = output.data(),
-                                      .sizes = output_desc.sizes,
-                                      .output_strides = effective_strides(output_desc),
-                                      .axes = axes,
-                                      .nan_mode = mode};
-                 });
+                 hardmax_entries, options, [&] { return call_of(input_desc, output_desc, axes, mode, input, output); });
 }
 
 }  // namespace
@@ -138,14 +141,16 @@ std::optional<FeatureLevel> minimum_feature_level(const Hardmax1Desc& desc) {
 }
 
 void execute(const HardmaxDesc& desc, In input, Out output, const ExecuteOptions& options) {
-  auto diagnostics = validate(desc, options.feature_level);
+  auto diagnostics = detail::validate_once(desc, options.feature_level,
+                                           [](const HardmaxDesc& d, FeatureLevel l) { return validate(d, l); });
   const Dims last_axis{static_cast<std::uint32_t>(desc.input.sizes.empty() ? 0 : desc.input.sizes.size() - 1)};
   detail::run(desc.input, desc.output, last_axis, desc.nan_mode, input, output, options, std::move(diagnostics));
 }
 
 void execute(const Hardmax1Desc& desc, In input, Out output, const ExecuteOptions& options) {
   detail::run(desc.input, desc.output, desc.axes, desc.nan_mode, input, output, options,
-              validate(desc, options.feature_level));
+              detail::validate_once(desc, options.feature_level,
+                                    [](const Hardmax1Desc& d, FeatureLevel l) { return validate(d, l); }));
 }
 
 }  // namespace refops

@@ -8,6 +8,7 @@
 
 #include "ops/element_bits.hpp"
 #include "ops/finish_execute.hpp"
+#include "ops/validated_once.hpp"
 #include "ops/one_hot_call.hpp"
 #include "ops/one_hot_table.hpp"
 #include "validation/tensor_rules.hpp"
@@ -127,7 +128,8 @@ std::optional<FeatureLevel> minimum_feature_level(const OneHotDesc& desc) {
 
 void execute(const OneHotDesc& desc, In indices, In values, Out output, const ExecuteOptions& options) {
   using namespace detail;
-  finish_execute(validate(desc, options.feature_level), {desc.output, "OutputTensor", output},
+  const auto validate_one_hot = [](const OneHotDesc& d, FeatureLevel l) { return validate(d, l); };
+  finish_execute(validate_once(desc, options.feature_level, validate_one_hot), {desc.output, "OutputTensor", output},
                  {{desc.indices, "IndicesTensor", indices}, {desc.values, "ValuesTensor", values}},
                  one_hot_entries, options, [&] { return call_of(desc, indices, values, output); });
 }

@@ -8,6 +8,7 @@
 
 #include "ops/element_bits.hpp"
 #include "ops/finish_execute.hpp"
+#include "ops/validated_once.hpp"
 #include "ops/one_hot_call.hpp"
 #include "ops/one_hot_table.hpp"
 #include "tensor_extent.hpp"
@@ -129,7 +130,8 @@ TensorDesc output_desc(const OneHotV1Desc& desc) {
 
 void execute(const OneHotV1Desc& desc, In indices, Out output, const ExecuteOptions& options) {
   using namespace detail;
-  std::vector<Diagnostic> diagnostics = validate(desc);
+  std::vector<Diagnostic> diagnostics =
+      validate_once(desc, FeatureLevel::latest, [](const OneHotV1Desc& d, FeatureLevel) { return validate(d); });
   if (!diagnostics.empty()) throw_if_any(std::move(diagnostics));  // no output description to bind
   const TensorDesc index_tensor = indices_as_tensor(desc.indices);
   const TensorDesc output_tensor = packed_output(desc);

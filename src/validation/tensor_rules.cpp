@@ -151,34 +151,32 @@ bool check_tensor(const TensorDesc& desc, std::string_view tensor, TensorRole ro
   return true;
 }
 
-void check_binding(const TensorDesc& desc, std::string_view tensor, std::span<const std::byte> buffer,
-                   std::vector<Diagnostic>& out) {
-  const std::uint64_t addressed = addressed_bytes(desc);
-  const std::uint64_t needed = std::max<std::uint64_t>(addressed, desc.total_bytes);
-  if (buffer.size() < needed) {
-    std::string why = desc.total_bytes > addressed ? " (its TotalTensorSizeInBytes)"
-                                                   : " (every byte its sizes and strides address)";
-    out.push_back({field(tensor, "Binding.SizeInBytes"),
-                   "expected a buffer of at least " + std::to_string(needed) + " bytes" + why +
-                       ", found " + std::to_string(buffer.size())});
-    return;
-  }
-  const std::size_t align = size_of(desc.data_type);  // a power of two
-  if ((reinterpret_cast<std::uintptr_t>(buffer.data()) & (align - 1)) != 0)
-    out.push_back({field(tensor, "Binding.Offset"),
-                   "expected the data pointer aligned to " + bytes_text(align) + " (the " +
-                       std::string(name_of(desc.data_type)) + " element size), found an address " +
-                       bytes_text(reinterpret_cast<std::uintptr_t>(buffer.data()) & (align - 1)) +
-                       " past a multiple of " + std::to_string(align)});
+namespace {
+
+// The messages of the buffer rules, out of line: execute() runs the rules on every call, the
+// messages almost never.
+[[gnu::cold, gnu::noinline]] void report_small_buffer(const TensorDesc& desc, std::string_view tensor,
+                                                      std::uint64_t addressed, std::uint64_t needed,
+                                                      std::size_t found, std::vector<Diagnostic>& out) {
+  const char* why = desc.total_bytes > addressed ? " (its TotalTensorSizeInBytes)"
+                                                 : " (every byte its sizes and strides address)";
+  out.push_back({field(tensor, "Binding.SizeInBytes"), "expected a buffer of at least " + std::to_string(needed) +
+                                                           " bytes" + why + ", found " + std::to_string(found)});
 }
 
-void check_no_overlap(const Binding& output, const Binding& input, std::vector<Diagnostic>& out) {
-  const auto out_begin = reinterpret_cast<std::uintptr_t>(output.buffer.data());
-  const auto in_begin = reinterpret_cast<std::uintptr_t>(input.buffer.data());
-  const std::uint64_t out_bytes = addressed_bytes(output.desc), in_bytes = addressed_bytes(input.desc);
-  if (!(out_begin < in_begin + in_bytes && in_begin < out_begin + out_bytes)) return;
+[[gnu::cold, gnu::noinline]] void report_misaligned(const TensorDesc& desc, std::string_view tensor, std::size_t align,
+                                                    std::uintptr_t past, std::vector<Diagnostic>& out) {
+  out.push_back({field(tensor, "Binding.Offset"),
+                 "expected the data pointer aligned to " + bytes_text(align) + " (the " +
+                     std::string(name_of(desc.data_type)) + " element size), found an address " + bytes_text(past) +
+                     " past a multiple of " + std::to_string(align)});
+}
+
+[[gnu::cold, gnu::noinline]] void report_overlap(const Binding& output, std::uint64_t out_bytes, const Binding& input,
+                                                 std::uint64_t in_bytes, std::vector<Diagnostic>& out) {
   // Where the input lies, in bytes from the output's first byte (negative: before it).
-  const auto in_start = static_cast<std::int64_t>(in_begin - out_begin);
+  const auto in_start = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(input.buffer.data()) -
+                                                  reinterpret_cast<std::uintptr_t>(output.buffer.data()));
   const auto in_end = in_start + static_cast<std::int64_t>(in_bytes);
   out.push_back({field(output.tensor, "Binding"),
                  "expected no byte shared with " + std::string(input.tensor) +
@@ -190,12 +188,38 @@ void check_no_overlap(const Binding& output, const Binding& input, std::vector<D
                      "lying in the output's padding between elements counts as overlapping)"});
 }
 
+// check_no_overlap with both tensors' addressed bytes known.
+void check_no_overlap(const Binding& output, std::uint64_t out_bytes, const Binding& input, std::uint64_t in_bytes,
+                      std::vector<Diagnostic>& out) {
+  const auto out_begin = reinterpret_cast<std::uintptr_t>(output.buffer.data());
+  const auto in_begin = reinterpret_cast<std::uintptr_t>(input.buffer.data());
+  if (out_begin < in_begin + in_bytes && in_begin < out_begin + out_bytes)
+    report_overlap(output, out_bytes, input, in_bytes, out);
+}
+
+}  // namespace
+
+void check_binding(const TensorDesc& desc, std::string_view tensor, std::span<const std::byte> buffer,
+                   std::vector<Diagnostic>& out) {
+  const std::uint64_t addressed = addressed_bytes(desc);
+  const std::uint64_t needed = std::max<std::uint64_t>(addressed, desc.total_bytes);
+  if (buffer.size() < needed) return report_small_buffer(desc, tensor, addressed, needed, buffer.size(), out);
+  const std::size_t align = size_of(desc.data_type);  // a power of two
+  const std::uintptr_t past = reinterpret_cast<std::uintptr_t>(buffer.data()) & (align - 1);
+  if (past != 0) report_misaligned(desc, tensor, align, past, out);
+}
+
+void check_no_overlap(const Binding& output, const Binding& input, std::vector<Diagnostic>& out) {
+  check_no_overlap(output, addressed_bytes(output.desc), input, addressed_bytes(input.desc), out);
+}
+
 void check_bindings(const Binding& output, std::initializer_list<Binding> inputs, std::vector<Diagnostic>& out) {
   const std::size_t before = out.size();
   for (const Binding& input : inputs) check_binding(input.desc, input.tensor, input.buffer, out);
   check_binding(output.desc, output.tensor, output.buffer, out);
   if (out.size() != before) return;  // overlaps are only meaningful for buffers that hold their tensors
-  for (const Binding& input : inputs) check_no_overlap(output, input, out);
+  const std::uint64_t out_bytes = addressed_bytes(output.desc);
+  for (const Binding& input : inputs) check_no_overlap(output, out_bytes, input, addressed_bytes(input.desc), out);
 }
 
 void check_same_sizes(const TensorDesc& desc, std::string_view tensor, const TensorDesc& reference,
