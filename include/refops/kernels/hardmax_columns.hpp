@@ -7,6 +7,9 @@
 
 #include <refops/kernels/hardmax_core.hpp>
 
+#include <cmath>
+#include <cstring>
+
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
 template <class Arch, class T>
@@ -74,6 +77,42 @@ struct Columns : Lanes<Arch, T> {
     });
   }
 
+  // FLOAT32 (and the typed layer's FLOAT64) compares the values themselves, which is as exact
+  // as a key and cheaper (two compares against the key's six operations): x displaces the best
+  // so far when
+  //   ignore:    !(x <= best) && x == x          (NaN never wins; a number displaces a leading NaN)
+  //   propagate: !(best >= x) && best == best    (NaN displaces a number; the first NaN stays)
+  // and -0.0 against +0.0 is a tie either way. `key` then holds the best values' bits.
+  static constexpr bool float_compares = std::is_floating_point_v<T>;
+
+  template <bool Propagate>
+  static void update_floats(const T* p, std::size_t n, K* key, K* index, std::uint64_t position) {
+    using F = xsimd::batch<T, Arch>;
+    static_assert(F::size == lanes);
+    const B pos(low(position));
+    std::size_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+      const F x = F::load_unaligned(p + i);
+      const F best = xsimd::bitwise_cast<F>(B::load_unaligned(key + i));
+      xsimd::batch_bool<T, Arch> wins;
+      if constexpr (Propagate) wins = ~(best >= x) & (best == best);
+      else wins = ~(x <= best) & (x == x);
+      xsimd::bitwise_cast<B>(xsimd::select(wins, x, best)).store_unaligned(key + i);
+      const F index_now = xsimd::bitwise_cast<F>(B::load_unaligned(index + i));
+      xsimd::bitwise_cast<B>(xsimd::select(wins, xsimd::bitwise_cast<F>(pos), index_now)).store_unaligned(index + i);
+    }
+    for (; i < n; ++i) {
+      T best;
+      std::memcpy(&best, key + i, sizeof(T));
+      const T x = p[i];
+      const bool wins = Propagate ? !(best >= x) && !std::isnan(best) : !(x <= best) && !std::isnan(x);
+      if (wins) {
+        std::memcpy(key + i, &x, sizeof(T));
+        index[i] = low(position);
+      }
+    }
+  }
+
   // One reduced position for `n` groups side by side: a strict greater-than per lane keeps the
   // first index of the maximum; position 0 starts the state.
   static void update(const T* p, std::size_t n, K nan_scalar, K* key, K* index, K* index_high,
@@ -84,10 +123,19 @@ struct Columns : Lanes<Arch, T> {
     const B pos(pos_low), pos_hi(pos_high);
     std::size_t i = 0;
     if (position == 0) {
-      for (; i + lanes <= n; i += lanes) key_of<Arch, T>(B::load_unaligned(q + i), nan).store_unaligned(key + i);
-      for (; i < n; ++i) key[i] = key_at(p + i, nan_scalar);
+      if constexpr (float_compares) {
+        std::copy(q, q + n, key);  // the values' bits
+      } else {
+        for (; i + lanes <= n; i += lanes) key_of<Arch, T>(B::load_unaligned(q + i), nan).store_unaligned(key + i);
+        for (; i < n; ++i) key[i] = key_at(p + i, nan_scalar);
+      }
       std::fill(index, index + n, K(0));
       if constexpr (split_positions) std::fill(index_high, index_high + n, K(0));
+      return;
+    }
+    if constexpr (float_compares) {
+      if (nan_scalar == nan_key<T>(NanMode::propagate)) update_floats<true>(p, n, key, index, position);
+      else update_floats<false>(p, n, key, index, position);
       return;
     }
     for (; i + lanes <= n; i += lanes) {

@@ -199,6 +199,42 @@ std::size_t first_true(const xsimd::batch_bool<K, Arch>& b) {
   }
 }
 
+// One bit per lane (bit i: lane i is true), for up to 64 lanes: the mask register on AVX-512,
+// a movemask on SSE2 and AVX2 (16-bit lanes packed to bytes first), memory elsewhere.
+template <class Arch, class K>
+std::uint64_t lane_bits(const xsimd::batch_bool<K, Arch>& b) {
+  constexpr std::size_t lanes = xsimd::batch<K, Arch>::size;
+#if defined(__AVX512F__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>)
+    return static_cast<std::uint64_t>(static_cast<typename xsimd::batch_bool<K, Arch>::register_type>(b));
+  else
+#endif
+#if defined(__AVX2__)
+  if constexpr (std::is_base_of_v<xsimd::avx2, Arch> && sizeof(K) == 4) {
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(static_cast<__m256i>(b))));
+  } else if constexpr (std::is_base_of_v<xsimd::avx2, Arch> && sizeof(K) == 2) {
+    const __m256i i = static_cast<__m256i>(b);
+    const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_packs_epi16(i, i)));
+    return (m & 0xFFu) | ((m >> 8) & 0xFF00u);  // the pack works within 128-bit halves
+  } else
+#endif
+#if defined(__SSE2__)
+  if constexpr (std::is_base_of_v<xsimd::sse2, Arch> && sizeof(K) == 4) {
+    return static_cast<std::uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(static_cast<__m128i>(b))));
+  } else if constexpr (std::is_base_of_v<xsimd::sse2, Arch> && sizeof(K) == 2) {
+    const __m128i i = static_cast<__m128i>(b);
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(i, i))) & 0xFFu;
+  } else
+#endif
+  {
+    alignas(64) K flags[lanes];
+    xsimd::select(b, xsimd::batch<K, Arch>(K(1)), xsimd::batch<K, Arch>(K(0))).store_aligned(flags);
+    std::uint64_t bits = 0;
+    for (std::size_t i = 0; i < lanes; ++i) bits |= static_cast<std::uint64_t>(flags[i] != 0) << i;
+    return bits;
+  }
+}
+
 // The larger of two signed integer vectors, lane by lane. The native instruction on AVX2 (and
 // 16-bit lanes on SSE2); elsewhere a compare-and-select: GCC 12 warns (-Wmaybe-uninitialized,
 // an error here) inside its own _mm512_max_epi32 header code, and SSE2 has no 32-bit max.
@@ -300,16 +336,37 @@ template <std::size_t S>
 struct BitClear {
   static constexpr bool get(std::size_t i, std::size_t) { return (i & S) == 0; }
 };
+
+// a in the lanes whose bit S is clear, b in the others. On AVX-512 a masked blend: xsimd 8.1
+// splits 16-bit selects into halves there, and GCC 12 then reports -Wuninitialized inside its
+// own _mm512_extractf64x4_pd header code.
+template <std::size_t S, class Arch, class K>
+xsimd::batch<K, Arch> blend_by_bit(const xsimd::batch<K, Arch>& a, const xsimd::batch<K, Arch>& b) {
+  using B = xsimd::batch<K, Arch>;
+#if defined(__AVX512F__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+    std::uint64_t set = 0;  // the lanes that take b
+    for (std::size_t i = 0; i < B::size; ++i) set |= static_cast<std::uint64_t>((i & S) != 0) << i;
+    if constexpr (sizeof(K) == 8) return B(_mm512_mask_blend_epi64(static_cast<__mmask8>(set), a, b));
+    else if constexpr (sizeof(K) == 4) return B(_mm512_mask_blend_epi32(static_cast<__mmask16>(set), a, b));
+#if defined(__AVX512BW__)
+    else return B(_mm512_mask_blend_epi16(static_cast<__mmask32>(set), a, b));
+#endif
+  } else
+#endif
+  {
+    return xsimd::select(xsimd::make_batch_bool_constant<B, BitClear<S>>(), a, b);
+  }
+}
 template <class Arch, class K, std::size_t S = xsimd::batch<K, Arch>::size / 2>
-xsimd::batch<K, Arch> lane_maxima(xsimd::batch<K, Arch>* v) {
+[[gnu::always_inline]] inline xsimd::batch<K, Arch> lane_maxima(xsimd::batch<K, Arch>* v) {
   using B = xsimd::batch<K, Arch>;
   if constexpr (S == 0) {
     return v[0];
   } else {
-    constexpr auto low = xsimd::make_batch_bool_constant<B, BitClear<S>>();
     for (std::size_t r = 0; r < S; ++r) {
       const B a = v[r], b = v[r + S];
-      v[r] = max_of<Arch>(xsimd::select(low, a, b), swap_lanes<S>(xsimd::select(low, b, a)));
+      v[r] = max_of<Arch>(blend_by_bit<S>(a, b), swap_lanes<S>(blend_by_bit<S>(b, a)));
     }
     return lane_maxima<Arch, K, S / 2>(v);
   }
