@@ -113,9 +113,9 @@ void check_generated_cases(TestRng& rng, int cases) {
               << " strides=" << detail::to_text(desc.output.strides) << " indices strides="
               << detail::to_text(desc.indices.strides) << " values " << detail::to_text(value_sizes) << " strides "
               << detail::to_text(desc.values.strides) << " axis=" << axis);
-    for_each_arch([&](Arch arch) {
+    for_each_arch_and_stores([&](const ExecuteOptions& options) {
       output.fill(sentinel);
-      execute(desc, indices.in(), values.in(), output.out(), on(arch));
+      execute(desc, indices.in(), values.in(), output.out(), options);
       CHECK(output.bytes() == expected.bytes());
     });
   }
@@ -165,9 +165,9 @@ void check_edges(std::uint32_t length) {
     set<T>(values, desc.values, {0, 1}, T(7));
     const Buffer expected = one_hot_oracle(desc.indices, indices, desc.values, values, desc.output, output, axis);
     INFO("I=" << name_of(data_type_v<I>) << " T=" << name_of(data_type_v<T>) << " L=" << length << " axis=" << axis);
-    for_each_arch([&](Arch arch) {
+    for_each_arch_and_stores([&](const ExecuteOptions& options) {
       output.fill(sentinel);
-      execute(desc, indices.in(), values.in(), output.out(), on(arch));
+      execute(desc, indices.in(), values.in(), output.out(), options);
       CHECK(output.bytes() == expected.bytes());
     });
   }
@@ -187,41 +187,42 @@ TEST_CASE("ONE_HOT: indices at the edges of each index type never alias a valid 
   });
 }
 
-TEST_CASE("ONE_HOT: the streaming row path writes what the normal one does", "[one_hot][generated]") {
-  using Arch = simd::default_arch;
-  if constexpr (simd::has_streaming_stores<Arch>) {
-    REFOPS_TEST_RNG(rng);
-    for (std::uint32_t length : {1u, 5u, 16u, 33u, 256u, 1000u}) {
+// Each store strategy's head and tail handling: rows of lengths around the vector widths and
+// long ones, packed (one contiguous output: rep fills it whole) and padded (rep per block),
+// axis 1 (rows) and axis 0 (compare-and-select), output bases 0-3 elements past a 64-byte
+// boundary, on every arch with every strategy forced.
+TEST_CASE("ONE_HOT: every store strategy writes the oracle's bytes at every misalignment", "[one_hot][generated]") {
+  REFOPS_TEST_RNG(rng);
+  for (std::uint32_t length : {1u, 5u, 16u, 17u, 33u, 64u, 256u, 1000u, 1030u}) {
+    for (std::uint32_t axis : {0u, 1u}) {
       for (bool padded : {false, true}) {
         const std::uint32_t rows = 37;
-        const Dims out_strides = padded ? Dims{length + 3, 1} : Dims{};
-        std::vector<std::int64_t> indices(rows);
-        for (auto& v : indices) v = rng.between_signed(-static_cast<std::int64_t>(length) - 2, length + 1);
-        std::vector<float> streamed(std::size_t{rows} * (length + 3) + 1, -1.0f), normal = streamed;
-        const kernels::detail::OneHotProblem<std::int64_t, std::uint32_t> p{
-            indices.data(), {1, 0}, nullptr, {rows, length}, padded ? out_strides : Dims{length, 1}, 1,
-            simd::to_bits(2.5f), simd::to_bits(-0.0f), true};
-        for (auto* out : {&streamed, &normal}) {
-          auto q = p;
-          q.output = reinterpret_cast<std::uint32_t*>(out->data() + 1);  // rows off the vector alignment
-          const auto nest = kernels::detail::one_hot_nest(q);
-          kernels::detail::one_hot_rows<Arch>(q, nest, kernels::detail::axis_of(nest), out == &streamed);
-        }
-        simd::streaming_fence<Arch>();
-        INFO("L=" << length << (padded ? " padded" : " packed"));
-        CHECK(std::memcmp(streamed.data(), normal.data(), streamed.size() * sizeof(float)) == 0);
-        const TensorDesc index_desc{DataType::int64, {rows, 1}, {}, 0};
+        const Dims out_sizes = axis == 1 ? Dims{rows, length} : Dims{length, rows};
+        const Dims index_sizes = axis == 1 ? Dims{rows, 1} : Dims{1, rows};
+        const Dims out_strides = padded ? Dims{out_sizes[1] + 3, 1} : Dims{};
+        const TensorDesc index_desc{DataType::int64, index_sizes, {}, 0};
         const TensorDesc value_desc{DataType::float32, {1, 2}, {}, 0};
-        const TensorDesc out_desc{DataType::float32, {rows, length}, padded ? out_strides : Dims{}, 0};
-        Buffer ib(indices.size() * 8), vb(8), ob = Buffer::for_tensor(out_desc);
-        std::memcpy(ib.data(), indices.data(), indices.size() * 8);
-        set<float>(vb, value_desc, {0, 0}, 2.5f);
-        set<float>(vb, value_desc, {0, 1}, -0.0f);
-        ob.fill(std::byte{0});
-        const float minus_one = -1.0f;
-        for (std::size_t e = 0; e < ob.size() / 4; ++e) std::memcpy(ob.data() + 4 * e, &minus_one, 4);
-        const Buffer expected = one_hot_oracle(index_desc, ib, value_desc, vb, out_desc, ob, 1);
-        CHECK(std::memcmp(streamed.data() + 1, expected.data(), expected.size()) == 0);
+        const TensorDesc out_desc{DataType::float32, out_sizes, out_strides, 0};
+        Buffer indices = Buffer::for_tensor(index_desc), values = Buffer::for_tensor(value_desc);
+        for_each_coordinate(index_sizes, [&](const Dims& c) {
+          set<std::int64_t>(indices, index_desc, c,
+                            rng.between_signed(-static_cast<std::int64_t>(length) - 2, length + 1));
+        });
+        const float off = rng.chance(0.5) ? 0.0f : 2.5f;
+        set<float>(values, value_desc, {0, 0}, off);
+        set<float>(values, value_desc, {0, 1}, -0.0f);
+        for (std::size_t misalign = 0; misalign < 4; ++misalign) {
+          Buffer output = Buffer::for_tensor(out_desc, 4 * misalign);
+          const Buffer expected = one_hot_oracle(index_desc, indices, value_desc, values, out_desc, output, axis);
+          INFO("L=" << length << " axis " << axis << (padded ? " padded" : " packed") << " off " << off
+                    << " base +" << misalign << " elements");
+          for_each_arch_and_stores([&](const ExecuteOptions& options) {
+            output.fill(sentinel);
+            execute(OneHotDesc{index_desc, value_desc, out_desc, axis}, indices.in(), values.in(), output.out(),
+                    options);
+            CHECK(output.bytes() == expected.bytes());
+          });
+        }
       }
     }
   }

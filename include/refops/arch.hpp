@@ -19,9 +19,30 @@ enum class Arch { scalar, sse2, avx2, avx512, neon };
 std::vector<Arch> available_archs();
 std::string_view name_of(Arch);  // "avx2"
 
+// How kernels write their output (docs/decisions.md, "Store strategy"). Every strategy writes
+// the same bytes; only the speed differs.
+enum class StoreStrategy {
+  plain,   // vector stores through the cache (what a consumer reading the output soon wants)
+  stream,  // non-temporal stores around the cache (plain where the instruction set has none)
+  rep,     // the C library's memset (rep stosb) of the constant background, then the sparse
+           // writes; other runs as plain
+};
+constexpr std::string_view name_of(StoreStrategy s) {
+  switch (s) {
+    case StoreStrategy::plain: return "plain";
+    case StoreStrategy::stream: return "stream";
+    case StoreStrategy::rep: return "rep";
+  }
+  return "unknown";
+}
+
 struct ExecuteOptions {
   FeatureLevel feature_level = FeatureLevel::latest;  // validate at this level
   std::optional<Arch> arch;                           // force one path (tests, benchmarks)
+  // Force one store strategy (tests, benchmarks). Unset: the environment variable
+  // REFOPS_STORES (auto|plain|stream|rep, read once), else chosen per call from the call's
+  // output size, the cache topology and the output's pattern.
+  std::optional<StoreStrategy> stores;
 };
 
 using In = std::span<const std::byte>;  // std::as_bytes(std::span(v))

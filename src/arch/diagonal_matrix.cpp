@@ -10,9 +10,10 @@ namespace refops::detail::REFOPS_ARCH_NS {
 namespace {
 template <class U>
 void run_bits(const DiagonalMatrixCall& call) {
-  kernels::detail::diagonal_band_bits<Arch>(kernels::detail::make_band_problem(
+  namespace kernel = kernels::diagonal_matrix_detail;
+  kernel::diagonal_band_bits<Arch>(kernel::make_band_problem(
       reinterpret_cast<U*>(call.output), call.sizes, call.output_strides, reinterpret_cast<const U*>(call.input),
-      call.input_strides, static_cast<U>(call.value_bits), call.fill_begin, call.fill_end));
+      call.input_strides, static_cast<U>(call.value_bits), call.fill_begin, call.fill_end, {call.stores, 0}));
 }
 }  // namespace
 

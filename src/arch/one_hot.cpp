@@ -11,11 +11,17 @@ namespace {
 
 template <class I, class U>
 void run_typed(const OneHotCall& c) {
-  const kernels::detail::OneHotProblem<I, U> problem{
-      static_cast<const I*>(c.indices), c.indices_strides, static_cast<U*>(c.output),
-      c.output_sizes,  c.output_strides,  c.axis,
-      static_cast<U>(c.off_bits),       static_cast<U>(c.on_bits), c.wrap_negative};
-  kernels::detail::one_hot_bits<Arch>(problem);
+  const kernels::one_hot_detail::OneHotProblem<I, U> problem{static_cast<const I*>(c.indices),
+                                                             c.indices_strides,
+                                                             static_cast<U*>(c.output),
+                                                             c.output_sizes,
+                                                             c.output_strides,
+                                                             c.axis,
+                                                             static_cast<U>(c.off_bits),
+                                                             static_cast<U>(c.on_bits),
+                                                             c.wrap_negative,
+                                                             {c.stores, 0}};
+  kernels::one_hot_detail::one_hot_bits<Arch>(problem);
 }
 
 template <class I>

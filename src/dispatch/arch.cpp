@@ -65,6 +65,9 @@ std::vector<Arch> available_archs() {
 namespace detail {
 
 Arch resolve_arch(const ExecuteOptions& options) {
+  if (options.stores && name_of(*options.stores) == "unknown")
+    throw Error({{"ExecuteOptions.stores", "expected plain, stream or rep (or no value: chosen per call), found " +
+                                               std::to_string(static_cast<int>(*options.stores))}});
   const std::vector<Arch> archs = available_archs();
   if (!options.arch) return archs.front();
   for (Arch a : archs)

@@ -51,12 +51,13 @@ std::uint64_t bits_of(T value) {
   return static_cast<std::uint64_t>(simd::to_bits(value));
 }
 
-DiagonalMatrixCall make_call(const TensorDesc& output, Out output_buffer) {
+DiagonalMatrixCall make_call(const TensorDesc& output, Out output_buffer, const ExecuteOptions& options) {
   DiagonalMatrixCall call;
   call.element_bytes = size_of(output.data_type);
   call.output = output_buffer.data();
   call.sizes = output.sizes;
   call.output_strides = effective_strides(output);
+  call.stores = options.stores;
   return call;
 }
 
@@ -109,7 +110,7 @@ void execute(const DiagonalMatrixDesc& desc, Out output, const ExecuteOptions& o
   if (diagnostics.empty()) detail::check_binding(desc.output, "OutputTensor", output, diagnostics);
   detail::throw_if_any(std::move(diagnostics));
 
-  detail::DiagonalMatrixCall call = detail::make_call(desc.output, output);
+  detail::DiagonalMatrixCall call = detail::make_call(desc.output, output, options);
   // Offset + 1 in 64-bit: Offset INT32_MAX must not wrap.
   call.fill_begin = desc.offset;
   call.fill_end = std::int64_t{desc.offset} + 1;
@@ -130,7 +131,7 @@ void execute(const DiagonalMatrix1Desc& desc, In input, Out output, const Execut
   }
   detail::throw_if_any(std::move(diagnostics));
 
-  detail::DiagonalMatrixCall call = detail::make_call(desc.output, output);
+  detail::DiagonalMatrixCall call = detail::make_call(desc.output, output, options);
   if (desc.input) {
     call.input = input.data();
     call.input_strides = effective_strides(*desc.input);

@@ -5,6 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+
+#include <refops/arch.hpp>
 
 #include <refops/dims.hpp>
 
@@ -21,6 +24,7 @@ struct DiagonalMatrixCall {
   Dims input_strides;                  // one per dimension when input is set
   std::uint64_t value_bits = 0;        // Value in the output type, in the low element_bytes
   std::int64_t fill_begin = 0, fill_end = 1;
+  std::optional<StoreStrategy> stores;  // ExecuteOptions::stores
 };
 
 // The feature-level tables (src/ops/diagonal_matrix.cpp), for the docs and their test.

@@ -142,7 +142,8 @@ void execute(const OneHotDesc& desc, In indices, In values, Out output, const Ex
     }
   const std::size_t bytes = size_of(desc.output.data_type);
   OneHotCall call{desc.indices.data_type, indices.data(), effective_strides(desc.indices), bytes, 0, 0,
-                  output.data(), desc.output.sizes, effective_strides(desc.output), desc.axis, true};
+                  output.data(), desc.output.sizes, effective_strides(desc.output), desc.axis, true,
+                  options.stores};
   call.off_bits = bits_at(values.data(), bytes);
   call.on_bits = bits_at(values.data() + on_element * bytes, bytes);
   dispatch_one_hot(call, options);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include <refops/arch.hpp>
 #include <refops/data_type.hpp>
@@ -23,6 +24,7 @@ struct OneHotCall {
   Dims output_sizes, output_strides;  // effective strides
   std::uint32_t axis;
   bool wrap_negative;          // false: OpenVINO's ignore mode (negative indices are all-off)
+  std::optional<StoreStrategy> stores;  // ExecuteOptions::stores
 };
 
 REFOPS_DECLARE_PER_ARCH(void run_one_hot(const OneHotCall&);)

@@ -114,7 +114,8 @@ void execute(const OneHotV1Desc& desc, In indices, Out output, const ExecuteOpti
                   output_tensor.sizes,
                   effective_strides(output_tensor),
                   static_cast<std::uint32_t>(axis),
-                  desc.negative_indices == NegativeIndices::normalize};
+                  desc.negative_indices == NegativeIndices::normalize,
+                  options.stores};
   dispatch_one_hot(call, options);
 }
 

@@ -18,11 +18,12 @@
 // Vector Arches handle rows whose output elements are contiguous; other rows (and inputs that
 // are strided along x) take the scalar formula. For row y the band is one interval of columns
 // [lo, hi) (clamped to the row), so a row is at most three runs: before, band, after.
-//  - Long rows write the runs in order with vector fills of a bit pattern or copies of the
-//    input row, so every byte is written once while the row is hot (a ragged end is one
-//    vector overlapping the run's previous one). When Value has the background's bits (Value
-//    0 without an input) the row is a single fill. Outputs of at least
-//    streaming_threshold_bytes() use streaming stores instead.
+//  - Long rows write the runs in order with fills of a bit pattern or copies of the input row
+//    (simd::fill_span / copy_span), so every byte is written once while the row is hot. When
+//    Value has the background's bits (Value 0 without an input) the row is a single fill.
+//  - The store strategy is chosen once per call (simd::choose_stores): plain, streaming, or,
+//    for a contiguous output without an input, one memset of the whole output and then the
+//    band (rep).
 //  - Without an input, a batch of small packed matrices is the first matrix plus copies.
 //  - Short rows (a few vectors) compute each vector as a blend of the Value pattern and the
 //    background (zero, the broadcast input element, or a load of the input row) under a lane
@@ -47,7 +48,7 @@
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/simd.hpp>
 
-namespace refops::kernels::inline REFOPS_KERNEL_ABI::detail {
+namespace refops::kernels::inline REFOPS_KERNEL_ABI::diagonal_matrix_detail {
 
 // SPEC's test for one element, verbatim.
 inline bool band_uses_value(std::int64_t top_x, std::int64_t begin, std::int64_t end) {
@@ -78,11 +79,13 @@ struct BandProblem {
   std::int64_t begin, end;
   std::size_t batch_rank, height, width;
   std::ptrdiff_t out_row_step, out_col_step, in_row_step, in_col_step;
+  simd::StoreRequest stores{};  // forced strategy and the whole call's bytes (thread chunks)
 };
 
 template <class U>
 BandProblem<U> make_band_problem(U* out, const Dims& sizes, const Dims& out_strides, const U* in,
-                                 const Dims& in_strides, U value, std::int64_t begin, std::int64_t end) {
+                                 const Dims& in_strides, U value, std::int64_t begin, std::int64_t end,
+                                 simd::StoreRequest stores = {}) {
   assert(sizes.size() >= 2 && out_strides.size() == sizes.size());
   enum Role { batch = 0, row = 1, column = 2 };
   simd::LoopNest<2> nest;
@@ -94,8 +97,20 @@ BandProblem<U> make_band_problem(U* out, const Dims& sizes, const Dims& out_stri
   }
   nest = simd::canonicalize(nest, (1u << row) | (1u << column));
   const std::size_t r = nest.rank;
-  return {out, in, nest, value, begin, end, r - 2, nest.sizes[r - 2], nest.sizes[r - 1],
-          nest.strides[0][r - 2], nest.strides[0][r - 1], nest.strides[1][r - 2], nest.strides[1][r - 1]};
+  return {out,
+          in,
+          nest,
+          value,
+          begin,
+          end,
+          r - 2,
+          nest.sizes[r - 2],
+          nest.sizes[r - 1],
+          nest.strides[0][r - 2],
+          nest.strides[0][r - 1],
+          nest.strides[1][r - 2],
+          nest.strides[1][r - 1],
+          stores};
 }
 
 // Calls row(y, out_row, in_row) for every row of every batch slice, in memory order.
@@ -125,43 +140,15 @@ void band_row_scalar(const BandProblem<U>& p, std::size_t y, U* out_row, const U
   }
 }
 
-// Copies n elements; streaming stores for the vector-aligned middle when `streaming`.
-template <class Arch, class U>
-void copy_run(U* dst, const U* src, std::size_t n, bool streaming) {
-  if constexpr (simd::has_streaming_stores<Arch>) {
-    using batch = xsimd::batch<U, Arch>;
-    constexpr std::size_t bytes = sizeof(batch), lanes = batch::size;
-    const auto address = reinterpret_cast<std::uintptr_t>(dst);
-    const std::size_t head = ((bytes - address % bytes) % bytes) / sizeof(U);
-    if (streaming && address % sizeof(U) == 0 && head + lanes <= n) {
-      std::memcpy(dst, src, head * sizeof(U));
-      std::size_t i = head;
-      for (; i + lanes <= n; i += lanes) simd::stream_store<Arch>(dst + i, batch::load_unaligned(src + i));
-      std::memcpy(dst + i, src + i, (n - i) * sizeof(U));
-      return;
-    }
-  }
-  std::memcpy(dst, src, n * sizeof(U));
-}
-
-// Fills n elements with a pattern: streaming stores when `streaming`, vector stores otherwise.
-// (memset for zero runs measured no faster than vector stores of a zero register on 4 KiB
-// rows and slower on 8 KiB rows of a 64 MiB output; docs/performance.md.)
-template <class Arch, class U>
-void fill_run(U* dst, std::size_t n, U pattern, bool streaming) {
-  if (streaming) simd::stream_fill<Arch>(dst, n, pattern);
-  else simd::fill<Arch>(dst, n, pattern);
-}
-
 // The background of columns [a, a + n) of a row.
 template <class Arch, class U>
 void background_run(const BandProblem<U>& p, Background bg, U* out_row, const U* in_row, std::size_t a,
-                    std::size_t n, bool streaming) {
+                    std::size_t n, StoreStrategy stores) {
   if (n == 0) return;
   switch (bg) {
-    case Background::zero: fill_run<Arch>(out_row + a, n, U{0}, streaming); return;
-    case Background::broadcast: fill_run<Arch>(out_row + a, n, in_row[0], streaming); return;
-    case Background::contiguous: copy_run<Arch>(out_row + a, in_row + a, n, streaming); return;
+    case Background::zero: simd::fill_span<Arch>(out_row + a, n, U{0}, stores); return;
+    case Background::broadcast: simd::fill_span<Arch>(out_row + a, n, in_row[0], stores); return;
+    case Background::contiguous: simd::copy_span<Arch>(out_row + a, in_row + a, n, stores); return;
     case Background::strided: break;
   }
   for (std::size_t x = a; x < a + n; ++x)
@@ -171,27 +158,27 @@ void background_run(const BandProblem<U>& p, Background bg, U* out_row, const U*
 // A long contiguous row as three runs written in order.
 template <class Arch, class U>
 void band_row_runs(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
-                   bool streaming) {
+                   StoreStrategy stores) {
   // The zero fast path (and its kin): when Value has the background's bits (Value 0 without
   // an input, or the broadcast input element), the row is one fill.
   if (bg == Background::zero || bg == Background::broadcast) {
     const U background = bg == Background::zero ? U{0} : in_row[0];
     if (background == p.value) {
-      fill_run<Arch>(out_row, p.width, background, streaming);
+      simd::fill_span<Arch>(out_row, p.width, background, stores);
       return;
     }
   }
   const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
   const bool inside_is_value = p.begin <= p.end;
   auto outside = [&](std::size_t a, std::size_t n) {
-    if (inside_is_value) background_run<Arch>(p, bg, out_row, in_row, a, n, streaming);
-    else if (n) fill_run<Arch>(out_row + a, n, p.value, streaming);
+    if (inside_is_value) background_run<Arch>(p, bg, out_row, in_row, a, n, stores);
+    else if (n) simd::fill_span<Arch>(out_row + a, n, p.value, stores);
   };
   outside(0, lo);
   if (inside_is_value) {
-    if (hi > lo) fill_run<Arch>(out_row + lo, hi - lo, p.value, streaming);
+    if (hi > lo) simd::fill_span<Arch>(out_row + lo, hi - lo, p.value, stores);
   } else {
-    background_run<Arch>(p, bg, out_row, in_row, lo, hi - lo, streaming);
+    background_run<Arch>(p, bg, out_row, in_row, lo, hi - lo, stores);
   }
   outside(hi, p.width - hi);
 }
@@ -213,18 +200,19 @@ template <class U>
 inline constexpr LaneMaskTables<U> lane_mask_tables{};
 
 // A short contiguous row, one vector at a time: blend(Value, background) under the mask of
-// lanes in [lo, hi). Needs width >= lanes; the last vector overlaps the one before.
+// lanes in [lo, hi), through the store-span helper. Needs width >= lanes (the last vector
+// overlaps the one before).
 template <class Arch, class U>
-void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row) {
+void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
+                    StoreStrategy stores) {
   using batch = xsimd::batch<U, Arch>;
-  constexpr std::size_t lanes = batch::size;
-  static_assert(lanes <= 64);
+  static_assert(batch::size <= 64);
   const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
   const batch value(p.value);
   const bool inside_is_value = p.begin <= p.end;
   const auto& t = lane_mask_tables<U>;
   auto clamp_lanes = [](std::size_t edge, std::size_t x0) { return std::min(edge - std::min(edge, x0), batch::size); };
-  auto store_at = [&](std::size_t x0) {
+  auto vector_at = [&](std::size_t x0) {
     batch background(U{0});
     if (bg == Background::broadcast) background = batch(in_row[0]);
     else if (bg == Background::contiguous) background = batch::load_unaligned(in_row + x0);
@@ -232,44 +220,82 @@ void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
                          batch::load_unaligned(t.ones_below.data() + 64 - clamp_lanes(hi, x0));
     const batch& a = inside_is_value ? value : background;
     const batch& b = inside_is_value ? background : value;
-    (b ^ ((a ^ b) & inside)).store_unaligned(out_row + x0);  // a where inside, else b
+    return b ^ ((a ^ b) & inside);  // a where inside, else b
   };
-  std::size_t x0 = 0;
-  for (; x0 + lanes <= p.width; x0 += lanes) store_at(x0);
-  if (x0 < p.width) store_at(p.width - lanes);
+  auto element_at = [](std::size_t) -> U { return U{0}; };  // never called: width >= lanes
+  if (stores == StoreStrategy::rep) stores = StoreStrategy::plain;  // computed vectors
+  simd::store_span<Arch>(out_row, p.width, stores, vector_at, element_at);
 }
 
 template <class Arch, class U>
 void diagonal_band_bits(const BandProblem<U>& p);
 
-// Without an input every batch slice is the same: when a slice is one small contiguous block,
-// write the first one and copy it to the others (a copy from L1 beats recomputing short rows).
-// Returns false when the problem does not have that shape.
+// Elements of the output when they are one contiguous block (packed), else 0.
+template <class U>
+std::size_t contiguous_elements(const BandProblem<U>& p) {
+  std::size_t elements = 1;
+  for (std::size_t d = p.nest.rank; d-- > 0;) {
+    if (p.nest.sizes[d] > 1 && p.nest.strides[0][d] != static_cast<std::ptrdiff_t>(elements)) return 0;
+    elements *= p.nest.sizes[d];
+  }
+  return elements;
+}
+
+// The store strategy of the whole call: the background is zero when there is no input and
+// Value fills the band (or is zero too); the sparse elements are the band's.
 template <class Arch, class U>
-bool copy_batch_slices(const BandProblem<U>& p) {
+StoreStrategy band_stores(const BandProblem<U>& p) {
+  std::size_t elements = p.height * p.width;
+  for (std::size_t d = 0; d < p.batch_rank; ++d) elements *= p.nest.sizes[d];
+  const bool zero_background = !p.in && (p.begin <= p.end || p.value == U{0}) && contiguous_elements(p) != 0;
+  std::size_t bytes_per_sparse = ~std::size_t{0};
+  const std::int64_t band = p.end - p.begin;
+  if (p.value != U{0} && band > 0)
+    bytes_per_sparse = p.width * sizeof(U) / static_cast<std::size_t>(std::min<std::int64_t>(band, static_cast<std::int64_t>(p.width)));
+  return simd::choose_stores<Arch>(p.stores, {elements * sizeof(U), zero_background, bytes_per_sparse});
+}
+
+// rep on a contiguous output without an input and with Value in the band: one zero fill of the
+// whole output (the single large memset that reaches the string instructions'
+// no-read-for-ownership path), then the band of every row.
+template <class Arch, class U>
+void band_fill_then_patch(const BandProblem<U>& p, std::size_t elements) {
+  simd::fill_span<Arch>(p.out, elements, U{0}, StoreStrategy::rep);
+  if (p.value == U{0}) return;
+  for_each_row(p, [&](std::size_t y, U* out_row, const U*) {
+    const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
+    for (std::size_t x = lo; x < hi; ++x) out_row[static_cast<std::ptrdiff_t>(x) * p.out_col_step] = p.value;
+  });
+}
+
+template <class Arch, class U>
+void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores);
+
+// Without an input every batch slice is the same: when a slice is one small contiguous block,
+// write the first one (plain stores, it is read back at once) and copy it to the others (a
+// copy from L1 beats recomputing short rows). Returns false when the problem does not have
+// that shape.
+template <class Arch, class U>
+bool copy_batch_slices(const BandProblem<U>& p, StoreStrategy stores) {
   const std::size_t slice = p.height * p.width;
   const bool packed_slice = (p.width == 1 || p.out_col_step == 1) &&
                             (p.height == 1 || p.out_row_step == static_cast<std::ptrdiff_t>(p.width));
   if (p.in || p.batch_rank == 0 || !packed_slice || slice * sizeof(U) > 16384) return false;
   BandProblem<U> first = p;
   first.batch_rank = 0;
-  diagonal_band_bits<Arch>(first);
-  std::size_t bytes = slice * sizeof(U);
-  for (std::size_t d = 0; d < p.batch_rank; ++d) bytes *= p.nest.sizes[d];
-  const bool streaming = simd::has_streaming_stores<Arch> && bytes >= simd::streaming_threshold_bytes();
+  diagonal_band_rows<Arch>(first, StoreStrategy::plain);
+  if (stores == StoreStrategy::rep) stores = StoreStrategy::plain;  // copies: memcpy either way
   simd::for_each_offset(p.nest, p.batch_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
-    if (offset[0] != 0) copy_run<Arch>(p.out + offset[0], p.out, slice, streaming);
+    if (offset[0] != 0) simd::copy_span<Arch>(p.out + offset[0], p.out, slice, stores);
   });
-  if (streaming) simd::streaming_fence<Arch>();
   return true;
 }
 
-// The whole problem on one Arch.
+// The rows of the problem with the given stores.
 template <class Arch, class U>
-void diagonal_band_bits(const BandProblem<U>& p) {
+void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores) {
   const bool contiguous_rows = p.width == 1 || p.out_col_step == 1;
   if constexpr (simd::is_vector_arch<Arch>) {
-    if (copy_batch_slices<Arch>(p)) return;
     Background bg = Background::zero;
     if (p.in) {
       if (p.width == 1 || p.in_col_step == 1) bg = Background::contiguous;
@@ -278,25 +304,38 @@ void diagonal_band_bits(const BandProblem<U>& p) {
     }
     constexpr std::size_t lanes = xsimd::batch<U, Arch>::size;
     if (contiguous_rows && p.width >= 16 * lanes) {
-      // The bytes this call writes (only the first slice when copy_batch_slices calls it).
-      std::size_t bytes = sizeof(U) * p.height * p.width;
-      for (std::size_t d = 0; d < p.batch_rank; ++d) bytes *= p.nest.sizes[d];
-      const bool streaming = simd::has_streaming_stores<Arch> && bytes >= simd::streaming_threshold_bytes();
       for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
-        band_row_runs<Arch>(p, bg, y, out_row, in_row, streaming);
+        band_row_runs<Arch>(p, bg, y, out_row, in_row, stores);
       });
-      if (streaming) simd::streaming_fence<Arch>();
       return;
     }
     if (contiguous_rows && p.width >= lanes && bg != Background::strided) {
       for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
-        band_row_blend<Arch>(p, bg, y, out_row, in_row);
+        band_row_blend<Arch>(p, bg, y, out_row, in_row, stores);
       });
       return;
     }
   }
   (void)contiguous_rows;
+  (void)stores;
   for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) { band_row_scalar(p, y, out_row, in_row); });
+}
+
+// The whole problem on one Arch: the store strategy once for the call, then the paths.
+template <class Arch, class U>
+void diagonal_band_bits(const BandProblem<U>& p) {
+  if constexpr (simd::is_vector_arch<Arch>) {
+    const StoreStrategy stores = band_stores<Arch>(p);
+    const std::size_t contiguous = contiguous_elements(p);
+    if (stores == StoreStrategy::rep && !p.in && p.begin <= p.end && contiguous != 0) {
+      band_fill_then_patch<Arch>(p, contiguous);
+      return;
+    }
+    if (!copy_batch_slices<Arch>(p, stores)) diagonal_band_rows<Arch>(p, stores);
+    simd::finish_stores<Arch>(stores);
+    return;
+  }
+  diagonal_band_rows<Arch>(p, StoreStrategy::plain);
 }
 
 // Typed entry: `in` may be nullptr (no input); `in_strides` has one stride per output
@@ -310,14 +349,14 @@ void diagonal_band(const T* in, const Dims& in_strides, TensorView<T> output, T 
                                              begin, end));
 }
 
-}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::detail
+}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::diagonal_matrix_detail
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI {
 
 // DML_DIAGONAL_MATRIX: out = (y + offset == x) ? value_cast<T>(value) : 0. Output rank >= 2.
 template <class T>
 void diagonal_matrix(TensorView<T> output, std::int32_t offset, float value) {
-  detail::diagonal_band<simd::default_arch>(static_cast<const T*>(nullptr), Dims{}, output, value_cast<T>(value),
+  diagonal_matrix_detail::diagonal_band<simd::default_arch>(static_cast<const T*>(nullptr), Dims{}, output, value_cast<T>(value),
                                             offset, std::int64_t{offset} + 1);
 }
 
@@ -328,7 +367,7 @@ template <class T>
 void diagonal_matrix1(std::optional<TensorView<const T>> input, TensorView<T> output, T value,
                       std::int32_t fill_begin, std::int32_t fill_end) {
   assert(!input || input->sizes() == output.sizes());
-  detail::diagonal_band<simd::default_arch>(input ? input->data() : nullptr, input ? input->strides() : Dims{},
+  diagonal_matrix_detail::diagonal_band<simd::default_arch>(input ? input->data() : nullptr, input ? input->strides() : Dims{},
                                             output, value, fill_begin, fill_end);
 }
 

@@ -14,12 +14,14 @@
 //
 // Paths: the scalar reference (every layout; the only code the scalar Arch runs) and, on vector
 // Arches, two layouts people use, reached through canonicalization to outer x axis x inner:
-// - axis innermost and contiguous: fill a block of whole rows with OffValue, then drop the
-//   OnValues in while the block is in L1 (streaming stores for outputs beyond the last-level
-//   cache);
+// - axis innermost and contiguous: rows of one to four vectors are compare-and-select vectors;
+//   longer rows are written a block of whole rows at a time through the store-span helper, the
+//   vectors that hold an OnValue assembled in L1;
 // - axis outside a contiguous inner block: compare-and-select of the normalized positions
 //   against the sequence position, vectorized over a tile of the inner block.
 // Everything else runs the scalar reference. Only addressed elements are written; padding never.
+// Stores (plain, streaming, or a memset of the whole contiguous output then the OnValues) are
+// chosen once per call by simd::choose_stores (simd.hpp).
 #pragma once
 
 #include <refops/kernels/abi.hpp>
@@ -39,7 +41,7 @@
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/simd.hpp>
 
-namespace refops::kernels::inline REFOPS_KERNEL_ABI::detail {
+namespace refops::kernels::inline REFOPS_KERNEL_ABI::one_hot_detail {
 
 inline constexpr std::uint64_t no_position = std::numeric_limits<std::uint64_t>::max();
 
@@ -71,6 +73,7 @@ struct OneHotProblem {
   std::size_t axis;
   U off, on;
   bool wrap_negative;
+  simd::StoreRequest stores{};  // forced strategy and the whole call's bytes (thread chunks)
 };
 
 // Operands of the loop nests below.
@@ -90,91 +93,142 @@ simd::LoopNest<2> one_hot_nest(const OneHotProblem<I, U>& p) {
   return simd::canonicalize(nest, 1u << axis_role);
 }
 
-// The nest without dimension `skip` (and without the axis when `skip_axis`).
-inline simd::LoopNest<2> without(const simd::LoopNest<2>& nest, std::size_t skip, std::size_t axis) {
+// The nest without dimensions `first` and `second` (pass the same dimension twice to drop one).
+inline simd::LoopNest<2> without_dimensions(const simd::LoopNest<2>& nest, std::size_t first,
+                                            std::size_t second) {
   simd::LoopNest<2> rest;
   for (std::size_t d = 0; d < nest.rank; ++d)
-    if (d != skip && d != axis)
+    if (d != first && d != second)
       rest.push(nest.sizes[d], {nest.strides[out_operand][d], nest.strides[index_operand][d]},
                 nest.role[d]);
   return rest;
 }
 
-inline std::size_t axis_of(const simd::LoopNest<2>& nest) {
+// The position of the axis among the nest's dimensions.
+inline std::size_t axis_dimension(const simd::LoopNest<2>& nest) {
   std::size_t a = 0;
   while (nest.role[a] != axis_role) ++a;
   return a;
+}
+
+// Elements of the output when they are one contiguous block (packed in some dimension order),
+// else 0. The canonical nest orders dimensions by decreasing stride and merges packed ones.
+inline std::size_t contiguous_elements(const simd::LoopNest<2>& nest) {
+  std::size_t elements = 1;
+  for (std::size_t d = nest.rank; d-- > 0;) {
+    if (nest.strides[out_operand][d] != static_cast<std::ptrdiff_t>(elements)) return 0;
+    elements *= nest.sizes[d];
+  }
+  return elements;
+}
+
+// Calls f(output offset, position) for every sequence (position may be no_position).
+template <class I, class U, class F>
+void for_each_sequence(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, F&& f) {
+  const std::size_t a = axis_dimension(nest);
+  const simd::LoopNest<2> others = without_dimensions(nest, a, a);
+  simd::for_each_offset(others, others.rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
+    f(offset[out_operand], one_hot_position(p.indices[offset[index_operand]], nest.sizes[a], p.wrap_negative));
+  });
 }
 
 // SPEC section 2 read literally: every output element is OnValue if its position along the axis
 // is the position its sequence's index names, else OffValue. Any strides.
 template <class I, class U>
 void one_hot_reference(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest) {
-  const std::size_t a = axis_of(nest);
+  const std::size_t a = axis_dimension(nest);
   const std::uint64_t length = nest.sizes[a];
   const std::ptrdiff_t step = nest.strides[out_operand][a];
-  const simd::LoopNest<2> others = without(nest, a, a);
-  simd::for_each_offset(others, others.rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
-    const std::uint64_t on_at =
-        one_hot_position(p.indices[offset[index_operand]], length, p.wrap_negative);
-    U* sequence = p.output + offset[out_operand];
+  for_each_sequence(p, nest, [&](std::ptrdiff_t offset, std::uint64_t on_at) {
+    U* sequence = p.output + offset;
     for (std::uint64_t j = 0; j < length; ++j)
       sequence[static_cast<std::ptrdiff_t>(j) * step] = j == on_at ? p.on : p.off;
   });
 }
 
-// Writes n contiguous elements of OffValue at `block` with OnValue at the increasing offsets
-// on_at[0..count), each position once in the common case: streamed vectors carry their OnValue
-// already, and only the ragged head and tail (normal stores, still hot) are patched after.
-template <class Arch, class U>
-void write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
-                 bool streaming) {
-  if constexpr (simd::has_streaming_stores<Arch>) {
-    if (streaming) {
-      using batch = xsimd::batch<U, Arch>;
-      constexpr std::size_t lanes = batch::size;
-      const auto address = reinterpret_cast<std::uintptr_t>(block);
-      const std::size_t head = ((sizeof(batch) - address % sizeof(batch)) % sizeof(batch)) / sizeof(U);
-      if (address % sizeof(U) == 0 && head + lanes <= n) {
-        simd::fill<Arch>(block, head, off);
-        std::size_t k = 0;
-        for (; k < count && on_at[k] < head; ++k) block[on_at[k]] = on;
-        std::size_t i = head;
-        for (; i + lanes <= n; i += lanes) {
-          if (k < count && on_at[k] < i + lanes) {
-            alignas(sizeof(batch)) U lane_values[lanes];
-            std::fill(lane_values, lane_values + lanes, off);
-            for (; k < count && on_at[k] < i + lanes; ++k) lane_values[on_at[k] - i] = on;
-            simd::stream_store<Arch>(block + i, batch::load_aligned(lane_values));
-          } else {
-            simd::stream_vector<Arch>(block + i, off);
-          }
-        }
-        simd::fill<Arch>(block + i, n - i, off);
-        for (; k < count; ++k) block[on_at[k]] = on;
-        return;
-      }
-    }
-  }
-  (void)streaming;
-  // No std::memset for an all-zero OffValue: per block it measured slower than these vector
-  // stores (docs/performance.md); vector stores of zero still store zero lines.
-  simd::fill<Arch>(block, n, off);
-  for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
+// The rep strategy on a contiguous output: one fill of the whole output with OffValue (a
+// single large memset is what reaches the string instructions' no-read-for-ownership path:
+// on the issue-10 Zen 3 host, rep stosb blocks of up to 16 MiB ran at plain-store speed), then
+// every OnValue, each a store into a line that may have left the cache (one line per sequence).
+template <class Arch, class I, class U>
+void one_hot_fill_then_patch(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t elements) {
+  simd::fill_span<Arch>(p.output, elements, p.off, StoreStrategy::rep);
+  const std::ptrdiff_t step = nest.strides[out_operand][axis_dimension(nest)];
+  for_each_sequence(p, nest, [&](std::ptrdiff_t offset, std::uint64_t on_at) {
+    if (on_at != no_position) p.output[offset + static_cast<std::ptrdiff_t>(on_at) * step] = p.on;
+  });
 }
 
-// Bytes of output one block of rows covers: small enough that the OnValue stores hit L1.
+// Writes n contiguous elements of OffValue at `block` with OnValue at the increasing offsets
+// on_at[0..count), through the store-span helper: each vector is the OffValue vector, or, for
+// the few that hold an OnValue, assembled with it, so every element is stored once (streamed
+// or not) and no line is read back. With rep: memset-like fill, then the OnValues.
+template <class Arch, class U>
+void write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
+                 StoreStrategy stores) {
+  if (stores == StoreStrategy::rep || !simd::is_vector_arch<Arch>) {
+    simd::fill_span<Arch>(block, n, off, stores);
+    for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
+    return;
+  }
+  if constexpr (simd::is_vector_arch<Arch>) {
+    using batch = xsimd::batch<U, Arch>;
+    constexpr std::size_t lanes = batch::size;
+    const batch off_vector(off);
+    std::size_t k = 0;  // the first OnValue at or after the vector asked for
+    auto vector_at = [&](std::size_t i) {
+      while (k > 0 && on_at[k - 1] >= i) --k;  // only the overlapping tail vector steps back
+      while (k < count && on_at[k] < i) ++k;
+      if (k == count || on_at[k] >= i + lanes) return off_vector;
+      alignas(sizeof(batch)) U lane_values[lanes];
+      std::fill(lane_values, lane_values + lanes, off);
+      for (std::size_t j = k; j < count && on_at[j] < i + lanes; ++j) lane_values[on_at[j] - i] = on;
+      return batch::load_aligned(lane_values);
+    };
+    auto element_at = [&](std::size_t i) {
+      for (std::size_t j = 0; j < count; ++j)
+        if (on_at[j] == i) return on;
+      return off;
+    };
+    simd::store_span<Arch>(block, n, stores, vector_at, element_at);
+  }
+}
+
+// Bytes of output one block of rows covers: small enough that the positions and the block's
+// lines stay in L1.
 inline constexpr std::size_t row_block_bytes = 4096;
 inline constexpr std::size_t max_rows_per_block = 512;
 
+// Rows of one to four whole vectors, contiguous with each other (depth 16 FLOAT32): each
+// vector is select(lane position == the row's position, OnValue, OffValue), stored once.
+// Needs length a multiple of the lane count and below U's maximum (positions in U lanes).
+template <class Arch, class I, class U>
+void one_hot_short_rows(const OneHotProblem<I, U>& p, U* out, const I* index, std::ptrdiff_t index_step,
+                        std::size_t rows, std::size_t length, StoreStrategy stores) {
+  using batch = xsimd::batch<U, Arch>;
+  constexpr std::size_t lanes = batch::size;
+  constexpr U none = std::numeric_limits<U>::max();
+  const batch on(p.on), off(p.off);
+  alignas(sizeof(batch)) U iota_values[lanes];
+  for (std::size_t i = 0; i < lanes; ++i) iota_values[i] = static_cast<U>(i);
+  const batch iota = batch::load_aligned(iota_values), step(static_cast<U>(lanes));
+  for (std::size_t r = 0; r < rows; ++r, out += length, index += index_step) {
+    const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
+    const batch position(at == no_position ? none : static_cast<U>(at));
+    batch lane = iota;
+    for (std::size_t c = 0; c < length; c += lanes, lane += step)
+      simd::store_batch<Arch>(out + c, xsimd::select(lane == position, on, off), stores);
+  }
+}
+
 // Axis innermost with stride 1: blocks of whole rows (several rows at once when they are
-// contiguous with each other, so short rows still get whole-vector fills).
+// contiguous with each other, so short rows still get whole-vector stores).
 template <class Arch, class I, class U>
 void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t a,
-                  bool streaming) {
+                  StoreStrategy stores) {
   const std::size_t length = nest.sizes[a];
   // The fastest other dimension walks the rows; the rest are outer loops.
-  const simd::LoopNest<2> outer = without(nest, a, a);
+  const simd::LoopNest<2> outer = without_dimensions(nest, a, a);
   std::size_t rows = 1;
   std::ptrdiff_t row_step = 0, index_step = 0;
   std::size_t outer_rank = outer.rank;
@@ -184,7 +238,18 @@ void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, s
     row_step = outer.strides[out_operand][outer_rank];
     index_step = outer.strides[index_operand][outer_rank];
   }
-  const bool rows_touch = row_step == static_cast<std::ptrdiff_t>(length);
+  const bool rows_touch = row_step == static_cast<std::ptrdiff_t>(length) || rows == 1;
+  if constexpr (simd::is_vector_arch<Arch>) {
+    constexpr std::size_t lanes = xsimd::batch<U, Arch>::size;
+    if (rows_touch && stores != StoreStrategy::rep && length % lanes == 0 && length <= 4 * lanes &&
+        length < std::numeric_limits<U>::max()) {
+      simd::for_each_offset(outer, outer_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
+        one_hot_short_rows<Arch>(p, p.output + offset[out_operand], p.indices + offset[index_operand], index_step,
+                                 rows, length, stores);
+      });
+      return;
+    }
+  }
   const std::size_t per_block =
       rows_touch ? std::clamp<std::size_t>(row_block_bytes / (length * sizeof(U)), 1, max_rows_per_block)
                  : 1;
@@ -194,19 +259,13 @@ void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, s
       const std::size_t n_rows = std::min(per_block, rows - r);
       const I* index = p.indices + offset[index_operand] + static_cast<std::ptrdiff_t>(r) * index_step;
       U* out = p.output + offset[out_operand] + static_cast<std::ptrdiff_t>(r) * row_step;
-      if (!rows_touch) {  // one row per block
-        const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
-        on_at[0] = static_cast<std::size_t>(at);
-        write_block<Arch>(out, length, p.off, p.on, on_at, at != no_position ? 1 : 0, streaming);
-        continue;
-      }
       std::size_t count = 0;
       for (std::size_t k = 0; k < n_rows; ++k) {
         const std::uint64_t at =
             one_hot_position(index[static_cast<std::ptrdiff_t>(k) * index_step], length, p.wrap_negative);
         if (at != no_position) on_at[count++] = k * length + static_cast<std::size_t>(at);
       }
-      write_block<Arch>(out, n_rows * length, p.off, p.on, on_at, count, streaming);
+      write_block<Arch>(out, n_rows * length, p.off, p.on, on_at, count, stores);
     }
   });
 }
@@ -218,19 +277,20 @@ inline constexpr std::size_t inner_tile = 1024;
 // Axis outside a stride-1 inner dimension: per tile of the inner dimension, normalize the
 // indices once into positions of U's width (no_position becomes U's maximum, which no valid
 // position reaches since L <= that maximum), then for every sequence position j store
-// select(position == j, on, off) over the tile.
+// select(position == j, on, off) over the tile through the store-span helper.
 template <class Arch, class I, class U>
 void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t a,
-                   std::size_t inner) {
+                   std::size_t inner, StoreStrategy stores) {
   using batch = xsimd::batch<U, Arch>;
-  constexpr std::size_t lanes = batch::size;
   constexpr U none = std::numeric_limits<U>::max();
   const std::size_t length = nest.sizes[a];
   const std::ptrdiff_t step = nest.strides[out_operand][a];
   const std::size_t count = nest.sizes[inner];
   const std::ptrdiff_t index_step = nest.strides[index_operand][inner];
-  const simd::LoopNest<2> outer = without(nest, inner, a);
+  const simd::LoopNest<2> outer = without_dimensions(nest, inner, a);
   const batch on(p.on), off(p.off);
+  // rep means a fill of the background; here every vector is computed, so plain stores.
+  if (stores == StoreStrategy::rep) stores = StoreStrategy::plain;
   simd::for_each_offset(outer, outer.rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
     alignas(64) U position[inner_tile];
     for (std::size_t t = 0; t < count; t += inner_tile) {
@@ -243,53 +303,51 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
       }
       U* tile = p.output + offset[out_operand] + static_cast<std::ptrdiff_t>(t);
       for (std::size_t j = 0; j < length; ++j) {
-        U* out = tile + static_cast<std::ptrdiff_t>(j) * step;
         const U here = static_cast<U>(j);
         const batch j_vector(here);
-        std::size_t k = 0;
-        for (; k + lanes <= n; k += lanes)
-          xsimd::select(batch::load_aligned(position + k) == j_vector, on, off).store_unaligned(out + k);
-        for (; k < n; ++k) out[k] = position[k] == here ? p.on : p.off;
+        simd::store_span<Arch>(
+            tile + static_cast<std::ptrdiff_t>(j) * step, n, stores,
+            [&](std::size_t k) { return xsimd::select(batch::load_unaligned(position + k) == j_vector, on, off); },
+            [&](std::size_t k) { return position[k] == here ? p.on : p.off; });
       }
     }
   });
 }
 
-// Picks the path for the canonical nest: the dimension with output stride 1 decides.
+// The store strategy for the whole call, and the paths: the dimension with output stride 1
+// decides.
 template <class Arch, class I, class U>
 void one_hot_bits(const OneHotProblem<I, U>& p) {
   const simd::LoopNest<2> nest = one_hot_nest(p);
   if constexpr (simd::is_vector_arch<Arch>) {
-    const std::size_t a = axis_of(nest);
+    const std::size_t a = axis_dimension(nest);
     std::size_t unit = nest.rank;
     for (std::size_t d = nest.rank; d-- > 0;)
       if (nest.strides[out_operand][d] == 1 && nest.sizes[d] > 1) {
         unit = d;
         break;
       }
-    std::uint64_t elements = 1;
+    std::size_t elements = 1;
     for (std::uint32_t s : p.sizes) elements *= s;
+    const std::size_t contiguous = contiguous_elements(nest);
+    const StoreStrategy stores = simd::choose_stores<Arch>(
+        p.stores, {elements * sizeof(U), p.off == 0 && contiguous != 0, nest.sizes[a] * sizeof(U)});
+    if (stores == StoreStrategy::rep && contiguous != 0) {
+      one_hot_fill_then_patch<Arch>(p, nest, contiguous);
+      return;
+    }
     if (unit == a) {
-      const bool streaming =
-          simd::has_streaming_stores<Arch> && elements * sizeof(U) >= simd::streaming_threshold_bytes();
-      one_hot_rows<Arch>(p, nest, a, streaming);
-      if (streaming) simd::streaming_fence<Arch>();
+      one_hot_rows<Arch>(p, nest, a, stores);
+      simd::finish_stores<Arch>(stores);
       return;
     }
     if (unit < nest.rank && nest.sizes[a] <= std::numeric_limits<U>::max()) {
-      one_hot_inner<Arch>(p, nest, a, unit);
+      one_hot_inner<Arch>(p, nest, a, unit, stores);
+      simd::finish_stores<Arch>(stores);
       return;
     }
   }
   one_hot_reference(p, nest);
-}
-
-// Bit pattern of a value read from memory of type T.
-template <class T>
-simd::bits_t<T> load_bits(const T* p) {
-  simd::bits_t<T> bits;
-  std::memcpy(&bits, p, sizeof(T));
-  return bits;
 }
 
 // OnValue's element: one step along the last dimension of size > 1 (element 0 if none).
@@ -312,13 +370,13 @@ void one_hot(TensorView<const I> indices, TensorView<const T> values, TensorView
                                     output.sizes(),
                                     output.strides(),
                                     axis,
-                                    load_bits(values.data()),
-                                    load_bits(on_value_of(values)),
+                                    simd::to_bits(*values.data()),
+                                    simd::to_bits(*on_value_of(values)),
                                     wrap_negative};
   one_hot_bits<Arch>(problem);
 }
 
-}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::detail
+}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::one_hot_detail
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI {
 
@@ -327,7 +385,7 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI {
 template <class I, class T>
 void one_hot(TensorView<const I> indices, TensorView<const T> values, TensorView<T> output,
              std::uint32_t axis) {
-  detail::one_hot<simd::default_arch>(indices, values, output, axis);
+  one_hot_detail::one_hot<simd::default_arch>(indices, values, output, axis);
 }
 
 }  // namespace refops::kernels::inline REFOPS_KERNEL_ABI
