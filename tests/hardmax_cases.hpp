@@ -51,13 +51,14 @@ inline Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance
   return in;
 }
 
-// Runs desc on every path and compares the whole output buffer with the oracle's.
+// Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
+// and chosen per call) and compares the whole output buffer with the oracle's.
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
-  for_each_arch([&](Arch arch) {
+  for_each_arch_and_stores([&](const ExecuteOptions& options) {
     Buffer out = Buffer::for_tensor(desc.output, out_misalign);
-    execute(desc, input.in(), out.out(), on(arch));
+    execute(desc, input.in(), out.out(), options);
     const bool same = std::memcmp(out.data(), expected.data(), expected.size()) == 0;
     CHECK(same);
   });

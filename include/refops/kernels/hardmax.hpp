@@ -12,7 +12,8 @@
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
 template <class Arch, class T>
-void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanMode mode) {
+void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanMode mode,
+         const simd::StoreRequest& store_request = {}) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, float16> || std::is_same_v<T, double>,
                 "HARDMAX runs on FLOAT32, FLOAT16 and FLOAT64");
   assert(input.sizes() == output.sizes() && !axes.empty());
@@ -22,16 +23,20 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     using C = Columns<Arch, T>;
     const simd::LoopNest<2>& all = plan.all;
     const std::size_t last = all.rank - 1;
-    const bool streaming = output.element_count() * sizeof(T) >= simd::streaming_threshold_bytes();
+    // Every output element is computed (zeros and one 1 per group), so `rep` (a zero fill, then
+    // the sparse writes) would need each path to write only its ones; none does, so `auto`
+    // never asks for it and a forced `rep` stores plainly, store_span's rule for computed vectors.
+    const StoreStrategy stores =
+        simd::choose_stores<Arch>(store_request, {output.element_count() * sizeof(T), false, 0});
     if (all.rank > 0 && all.role[last] == reduced_role && all.strides[0][last] == 1) {
-      R::run_rows(plan, input.data(), output.data(), mode, streaming);
-      if (streaming) simd::streaming_fence<Arch>();
+      R::run_rows(plan, input.data(), output.data(), mode, stores);
+      simd::finish_stores<Arch>(stores);
       return;
     }
     if (all.rank > 0 && all.role[last] == kept_role && all.strides[0][last] == 1 &&
         all.strides[1][last] == 1 && all.sizes[last] >= C::lanes) {
-      C::run_columns(plan, input.data(), output.data(), mode, streaming);
-      if (streaming) simd::streaming_fence<Arch>();
+      C::run_columns(plan, input.data(), output.data(), mode, stores);
+      simd::finish_stores<Arch>(stores);
       return;
     }
   }
@@ -45,8 +50,9 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI {
 // HARDMAX1 over `axes` (a non-empty set of distinct axes < rank; order does not matter) for
 // FLOAT32, FLOAT16 and FLOAT64, any strides. Assumes a valid description.
 template <class T>
-void hardmax(TensorView<const T> input, TensorView<T> output, Dims axes, NanMode mode = NanMode::propagate) {
-  hardmax_detail::run<simd::default_arch, T>(input, output, axes, mode);
+void hardmax(TensorView<const T> input, TensorView<T> output, Dims axes, NanMode mode = NanMode::propagate,
+             const simd::StoreRequest& stores = {}) {
+  hardmax_detail::run<simd::default_arch, T>(input, output, axes, mode, stores);
 }
 
 }  // namespace refops::kernels::inline REFOPS_KERNEL_ABI

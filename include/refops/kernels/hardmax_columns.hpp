@@ -27,7 +27,7 @@ struct Columns : Lanes<Arch, T> {
 
   // Stores `n` lanes of select(index == position, 1, 0) at p.
   static void write_selected(K* p, const K* index, const K* index_high, std::size_t n, std::uint64_t position,
-                             bool streaming) {
+                             StoreStrategy stores) {
     const B target(low(position)), target_high(high(position)), one(static_cast<K>(Traits<T>::one)), zero(K(0));
     auto selected = [&](std::size_t i) {
       auto hit = B::load_unaligned(index + i) == target;
@@ -38,20 +38,10 @@ struct Columns : Lanes<Arch, T> {
       const bool hit = index[i] == low(position) && (!split_positions || index_high[i] == high(position));
       return hit ? static_cast<K>(Traits<T>::one) : K(0);
     };
-    std::size_t i = 0;
-    if constexpr (simd::has_streaming_stores<Arch>) {
-      if (streaming) {
-        const std::size_t bytes = sizeof(B);
-        const std::size_t head = ((bytes - reinterpret_cast<std::uintptr_t>(p) % bytes) % bytes) / sizeof(K);
-        for (; i < head && i < n; ++i) p[i] = selected_one(i);
-        for (; i + lanes <= n; i += lanes) simd::stream_store<Arch>(p + i, selected(i));
-      }
-    }
-    for (; i + lanes <= n; i += lanes) selected(i).store_unaligned(p + i);
-    for (; i < n; ++i) p[i] = selected_one(i);
+    simd::store_span<Arch>(p, n, stores, selected, selected_one);
   }
 
-  static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, bool streaming) {
+  static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
     K* out = reinterpret_cast<K*>(out_elements);
     const simd::LoopNest<2>& kept = plan.kept;
     const std::size_t outer = kept.rank - 1;
@@ -71,7 +61,7 @@ struct Columns : Lanes<Arch, T> {
         });
         position = 0;
         simd::for_each_offset(plan.reduced, plan.reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
-          write_selected(o + e[1], index, index_high, n, position++, streaming);
+          write_selected(o + e[1], index, index_high, n, position++, stores);
         });
       }
     });

@@ -213,18 +213,6 @@ struct Lanes {
     const K target = at < lanes ? static_cast<K>(at) : K(-1);  // -1 is no lane
     return xsimd::select(lane_number == B(target), B(static_cast<K>(Traits<T>::one)), B(K(0)));
   }
-
-  // Stores one output vector: streamed when asked and the address is vector-aligned (the
-  // vector then covers whole 64-byte lines or shares them only with other streamed vectors).
-  static void store_output(U* p, const B& v, bool streaming) {
-    if constexpr (simd::has_streaming_stores<Arch>) {
-      if (streaming && reinterpret_cast<std::uintptr_t>(p) % sizeof(B) == 0) {
-        simd::stream_store<Arch>(reinterpret_cast<K*>(p), v);
-        return;
-      }
-    }
-    v.store_unaligned(reinterpret_cast<K*>(p));
-  }
 };
 
 }  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail

@@ -23,7 +23,7 @@ template <class Arch, class T>
 struct Rows : Lanes<Arch, T> {
   using L = Lanes<Arch, T>;
   using typename L::U, typename L::K, typename L::B;
-  using L::lanes, L::one_hot_vector, L::store_output;
+  using L::lanes, L::one_hot_vector;
   // Elements per block. Each group rescans one block (to locate its first
   // maximum), so a small block keeps that short; a block costs one vector compare with the
   // best so far, and a horizontal maximum only when it beats it (rare after the first few).
@@ -148,29 +148,11 @@ struct Rows : Lanes<Arch, T> {
     return 0;
   }
 
-  // One output row: zeros, and the 1 at `one_at` when it is inside the row. With streaming
-  // stores, the 64-byte line that holds the 1 gets normal stores: the line is written whole by
-  // one kind of store, so no streamed line is read back for ownership.
-  static void write_row(U* p, std::ptrdiff_t stride, std::size_t n, std::size_t one_at, bool streaming) {
-    if (stride != 1) {
-      for (std::size_t i = 0; i < n; ++i) p[static_cast<std::ptrdiff_t>(i) * stride] = U{0};
-      if (one_at < n) p[static_cast<std::ptrdiff_t>(one_at) * stride] = Traits<T>::one;
-      return;
-    }
-    if (!streaming) {
-      simd::fill<Arch>(p, n, U{0});
-    } else if (one_at >= n) {
-      simd::stream_fill<Arch>(p, n, U{0});
-    } else {
-      constexpr std::size_t line = 64 / sizeof(U);
-      const std::size_t misalign = (reinterpret_cast<std::uintptr_t>(p + one_at) % 64) / sizeof(U);
-      const std::size_t begin = one_at >= misalign ? one_at - misalign : 0;
-      const std::size_t end = std::min(n, one_at + line - misalign);
-      simd::stream_fill<Arch>(p, begin, U{0});
-      simd::fill<Arch>(p + begin, end - begin, U{0});
-      simd::stream_fill<Arch>(p + end, n - end, U{0});
-    }
-    if (one_at < n) p[one_at] = Traits<T>::one;
+  // One output row: zeros, and the 1 at `one_at` when it is inside the row (`stride` apart).
+  static void write_row(U* p, std::ptrdiff_t stride, std::size_t n, std::size_t one_at, StoreStrategy stores) {
+    if (stride == 1) return write_part(p, n, one_at, stores);
+    for (std::size_t i = 0; i < n; ++i) p[static_cast<std::ptrdiff_t>(i) * stride] = U{0};
+    if (one_at < n) p[static_cast<std::ptrdiff_t>(one_at) * stride] = Traits<T>::one;
   }
 
   // ---- short rows: groups that are one row of one to four whole vectors ----
@@ -218,24 +200,25 @@ struct Rows : Lanes<Arch, T> {
   }
 
   template <std::size_t M>
-  static void write_short_row(U* o, std::size_t at, const Window& window, bool streaming) {
+  static void write_short_row(U* o, std::size_t at, const Window& window, StoreStrategy stores) {
     const K* row = window.row_with_one_at(M * lanes, at);
-    for (std::size_t h = 0; h < M; ++h) store_output(o + h * lanes, B::load_unaligned(row + h * lanes), streaming);
+    simd::store_span<Arch>(reinterpret_cast<K*>(o), M * lanes, stores, [&](std::size_t i) { return B::load_unaligned(row + i); },
+                           [&](std::size_t i) { return row[i]; });
   }
 
   // One row of M vectors at p, its output at o.
   template <std::size_t M>
-  static void short_row(const T* p, U* o, const B& nan, const Window& window, bool streaming) {
+  static void short_row(const T* p, U* o, const B& nan, const Window& window, StoreStrategy stores) {
     B k[M];
     B top = k[0] = load_key<Arch, T>(p, nan);
     for (std::size_t h = 1; h < M; ++h) top = simd::max_of<Arch>(top, k[h] = load_key<Arch, T>(p + h * lanes, nan));
-    write_short_row<M>(o, first_equal<M>(k, simd::spread_max<Arch>(top)), window, streaming);
+    write_short_row<M>(o, first_equal<M>(k, simd::spread_max<Arch>(top)), window, stores);
   }
 
   // `lanes` rows of M vectors, row r at p + r * p_step, its output at o + r * o_step.
   template <std::size_t M>
   static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
-                               const Window& window, bool streaming) {
+                               const Window& window, StoreStrategy stores) {
     B k[lanes][M];
     B top[lanes];
     for (std::size_t r = 0; r < lanes; ++r) {
@@ -247,12 +230,12 @@ struct Rows : Lanes<Arch, T> {
     alignas(64) K best[lanes];
     simd::lane_maxima<Arch, K>(top).store_aligned(best);
     for (std::size_t r = 0; r < lanes; ++r)
-      write_short_row<M>(o + static_cast<std::ptrdiff_t>(r) * o_step, first_equal<M>(k[r], B(best[r])), window, streaming);
+      write_short_row<M>(o + static_cast<std::ptrdiff_t>(r) * o_step, first_equal<M>(k[r], B(best[r])), window, stores);
   }
 
   // Every group one contiguous row of M vectors, written to a contiguous output row.
   template <std::size_t M>
-  static void short_rows(const simd::LoopNest<2>& kept, const T* in, U* out, K nan_scalar, bool streaming) {
+  static void short_rows(const simd::LoopNest<2>& kept, const T* in, U* out, K nan_scalar, StoreStrategy stores) {
     const B nan(nan_scalar);
     const Window window(M * lanes);
     for_each_group_run(kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::ptrdiff_t in_step, std::ptrdiff_t out_step,
@@ -261,9 +244,9 @@ struct Rows : Lanes<Arch, T> {
       if constexpr (simd::native_swizzle<Arch, K>) {
         const auto block_rows = static_cast<std::ptrdiff_t>(lanes);
         for (; j + lanes <= count; j += lanes, i += block_rows * in_step, o += block_rows * out_step)
-          short_rows_block<M>(in + i, in_step, out + o, out_step, nan, window, streaming);
+          short_rows_block<M>(in + i, in_step, out + o, out_step, nan, window, stores);
       }
-      for (; j < count; ++j, i += in_step, o += out_step) short_row<M>(in + i, out + o, nan, window, streaming);
+      for (; j < count; ++j, i += in_step, o += out_step) short_row<M>(in + i, out + o, nan, window, stores);
     });
   }
 
@@ -275,29 +258,19 @@ struct Rows : Lanes<Arch, T> {
   static constexpr std::size_t no_one = ~std::size_t{0};
 
   // n output elements at p: zeros, and the 1 at `one_at` when it is below n (no_one: none).
-  static void write_part(U* p, std::size_t n, std::size_t one_at, bool streaming) {
-    K* q = reinterpret_cast<K*>(p);
-    const auto scalar = [&](std::size_t i) { q[i] = i == one_at ? static_cast<K>(Traits<T>::one) : K(0); };
+  static void write_part(U* p, std::size_t n, std::size_t one_at, StoreStrategy stores) {
     // Zeros but in the one vector that holds the 1 (one_at - i wraps above lanes elsewhere).
     const B zero(K(0));
-    const auto vector = [&](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; };
-    std::size_t i = 0;
-    if constexpr (simd::has_streaming_stores<Arch>) {
-      const auto address = reinterpret_cast<std::uintptr_t>(q);
-      if (streaming && address % sizeof(K) == 0) {
-        const std::size_t head = ((sizeof(B) - address % sizeof(B)) % sizeof(B)) / sizeof(K);
-        for (; i < head && i < n; ++i) scalar(i);
-        for (; i + lanes <= n; i += lanes) simd::stream_store<Arch>(q + i, vector(i));
-      }
-    }
-    for (; i + lanes <= n; i += lanes) vector(i).store_unaligned(q + i);
-    for (; i < n; ++i) scalar(i);
+    simd::store_span<Arch>(
+        reinterpret_cast<K*>(p), n, stores,
+        [&](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; },
+        [&](std::size_t i) { return i == one_at ? static_cast<K>(Traits<T>::one) : K(0); });
   }
 
   // The first maximum of the row at g (`row` elements), writing the previous row's output
   // (when `previous` is not null) block by block as this row's blocks are read.
   static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* previous,
-                                      std::size_t previous_one, bool streaming) {
+                                      std::size_t previous_one, StoreStrategy stores) {
     K best = key_at(g, nan);
     std::size_t best_block = 0;
     bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
@@ -307,7 +280,7 @@ struct Rows : Lanes<Arch, T> {
         best_block = b;
         done = best == stop;
       }
-      if (previous != nullptr) write_part(previous + b, n, previous_one >= b ? previous_one - b : no_one, streaming);
+      if (previous != nullptr) write_part(previous + b, n, previous_one >= b ? previous_one - b : no_one, stores);
     }
     return best_block + locate(g + best_block, std::min(block, row - best_block), nan, best);
   }
@@ -370,7 +343,7 @@ struct Rows : Lanes<Arch, T> {
     return groups * sizeof(GroupBest) * 8 <= elements * sizeof(T) ? groups : 0;
   }
 
-  static void run_interleaved(const Plan& plan, std::uint64_t groups, const T* in, U* out, K nan, bool streaming) {
+  static void run_interleaved(const Plan& plan, std::uint64_t groups, const T* in, U* out, K nan, StoreStrategy stores) {
     const simd::LoopNest<2>& all = plan.all;
     const std::size_t outer = all.rank - 1;  // every dimension but the row
     const std::size_t row = all.sizes[outer];
@@ -402,11 +375,11 @@ struct Rows : Lanes<Arch, T> {
     });
     simd::for_each_offset(walk, outer, [&](const std::array<std::ptrdiff_t, 4>& at) {
       const GroupBest& g = best[static_cast<std::size_t>(at[2])];
-      write_part(out + at[1], row, g.row == static_cast<std::uint64_t>(at[3]) ? g.at : no_one, streaming);
+      write_part(out + at[1], row, g.row == static_cast<std::uint64_t>(at[3]) ? g.at : no_one, stores);
     });
   }
 
-  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, bool streaming) {
+  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
     U* out = reinterpret_cast<U*>(out_elements);
     const simd::LoopNest<2>& red = plan.reduced;
     const std::size_t outer = red.rank - 1;  // the reduced dimensions outside the row
@@ -418,23 +391,23 @@ struct Rows : Lanes<Arch, T> {
     // Each common shape gets its own loop, so its small body is inlined into the group walk.
     if (outer == 0 && out_step == 1 && is_short_row(row)) {
       switch (row / lanes) {
-        case 1: return short_rows<1>(plan.kept, in, out, nan, streaming);
-        case 2: return short_rows<2>(plan.kept, in, out, nan, streaming);
-        case 3: return short_rows<3>(plan.kept, in, out, nan, streaming);
-        default: return short_rows<4>(plan.kept, in, out, nan, streaming);
+        case 1: return short_rows<1>(plan.kept, in, out, nan, stores);
+        case 2: return short_rows<2>(plan.kept, in, out, nan, stores);
+        case 3: return short_rows<3>(plan.kept, in, out, nan, stores);
+        default: return short_rows<4>(plan.kept, in, out, nan, stores);
       }
     }
     if (out_step == 1 && is_interleaved(plan.all)) {
-      if (const std::uint64_t groups = interleaved_groups(plan)) return run_interleaved(plan, groups, in, out, nan, streaming);
+      if (const std::uint64_t groups = interleaved_groups(plan)) return run_interleaved(plan, groups, in, out, nan, stores);
     }
     if (outer == 0 && out_step == 1) {
       U* previous = nullptr;  // the last row read, whose output is not written yet
       std::size_t previous_one = 0;
       for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
-        previous_one = scan_row_writing(in + in_offset, row, nan, stop, previous, previous_one, streaming);
+        previous_one = scan_row_writing(in + in_offset, row, nan, stop, previous, previous_one, stores);
         previous = out + out_offset;
       });
-      if (previous != nullptr) write_part(previous, row, previous_one, streaming);
+      if (previous != nullptr) write_part(previous, row, previous_one, stores);
       return;
     }
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
@@ -444,7 +417,7 @@ struct Rows : Lanes<Arch, T> {
       std::uint64_t first = 0;
       simd::for_each_offset(red, outer, [&](const std::array<std::ptrdiff_t, 2>& r) {
         const std::size_t one_at = winner >= first && winner - first < row ? static_cast<std::size_t>(winner - first) : row;
-        write_row(o + r[1], out_step, row, one_at, streaming);
+        write_row(o + r[1], out_step, row, one_at, stores);
         first += row;
       });
     });
