@@ -52,6 +52,7 @@ REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_last", DataType::float16, {6
 REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_0", DataType::float16, {65536, 1024}, {0}));
 REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_last_2MiB", DataType::float32, {512, 1024}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_0_2MiB", DataType::float32, {512, 1024}, {0}));
+REFOPS_BENCH_CASE(hardmax_case("f32_32x64x256_axes_0_2_2MiB", DataType::float32, {32, 64, 256}, {0, 2}));
 REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16", DataType::float32, {4194304, 16}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_2MiB", DataType::float32, {32768, 16}, {1}));
 

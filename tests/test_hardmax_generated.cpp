@@ -1,14 +1,12 @@
 // HARDMAX1 on generated shapes, layouts, axes, types and values against a deliberately simple
 // oracle, bit-exact (the whole output buffer, padding included) on every available path.
 #include <cmath>
-#include <cstring>
 #include <limits>
-#include <map>
-#include <sstream>
 #include <vector>
 
 #include <refops/refops.hpp>
 
+#include "hardmax_cases.hpp"
 #include "hardmax_oracle.hpp"
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
@@ -21,53 +19,6 @@ using namespace refops;
 using namespace refops::test;
 
 namespace {
-
-Buffer oracle(const Hardmax1Desc& desc, const Buffer& input) {
-  return hardmax_oracle(desc, input, Buffer::for_tensor(desc.output));
-}
-
-// Values with many ties (small integers, both zeros, infinities) and, when asked, NaN.
-double draw(TestRng& rng, double nan_chance) {
-  if (rng.chance(nan_chance)) return std::numeric_limits<double>::quiet_NaN() * (rng.chance(0.5) ? 1 : -1);
-  switch (rng.between(0, 7)) {
-    case 0: return -0.0;
-    case 1: return 0.0;
-    case 2: return rng.chance(0.5) ? INFINITY : -INFINITY;
-    case 3: case 4: return static_cast<double>(rng.between_signed(-3, 3));
-    default: return static_cast<double>(rng.between_signed(-100000, 100000)) / 64.0;  // rounded when stored
-  }
-}
-
-std::string describe(const Hardmax1Desc& d) {
-  std::ostringstream s;
-  s << name_of(d.input.data_type) << " sizes " << detail::to_text(d.input.sizes) << " in strides "
-    << detail::to_text(d.input.strides) << " out strides " << detail::to_text(d.output.strides) << " axes "
-    << detail::to_text(d.axes) << (d.nan_mode == NanMode::propagate ? " propagate" : " ignore");
-  return s.str();
-}
-
-}  // namespace
-
-namespace {
-
-// Fills the input (every addressed element) with drawn values.
-Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance, std::size_t misalign) {
-  Buffer in = Buffer::for_tensor(desc, misalign);
-  for_each_coordinate(desc.sizes, [&](const Dims& c) { store(in, desc, c, draw(rng, nan_chance)); });
-  return in;
-}
-
-// Runs desc on every path and compares the whole output buffer with the oracle's.
-void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
-  INFO(describe(desc));
-  const Buffer expected = oracle(desc, input);
-  for_each_arch([&](Arch arch) {
-    Buffer out = Buffer::for_tensor(desc.output, out_misalign);
-    execute(desc, input.in(), out.out(), on(arch));
-    const bool same = std::memcmp(out.data(), expected.data(), expected.size()) == 0;
-    CHECK(same);
-  });
-}
 
 constexpr std::uint32_t edge_sizes[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
 

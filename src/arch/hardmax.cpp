@@ -13,7 +13,7 @@ template <class T>
 void run_typed(const HardmaxCall& c) {
   const auto input = make_view(reinterpret_cast<const T*>(c.input), c.sizes, c.input_strides);
   const auto output = make_view(reinterpret_cast<T*>(c.output), c.sizes, c.output_strides);
-  kernels::hardmax_detail::run<SimdTarget, T>(input, output, c.axes, c.nan_mode);
+  kernels::hardmax_detail::run<SimdTarget, T>(input, output, c.axes, c.nan_mode, {c.stores, c.call_bytes});
 }
 
 }  // namespace

@@ -1,0 +1,427 @@
+// HARDMAX, vector paths for the rows shape: the innermost dimension is reduced and contiguous
+// in the input. Semantics: hardmax_core.hpp. Four loops, by shape:
+// - short rows (a group is one row of one to four whole vectors, rows of 16 say): reduced a
+//   block of `lanes` rows at a time by a transposing butterfly, outputs copied from a window;
+// - long rows (a group is one longer row): the previous row's output is written block by block
+//   while this row is read, so reads and writes overlap;
+// - interleaved groups (a kept dimension between reduced ones, axes {0, 2} say): one pass in
+//   memory order reduces every row into its group's state, a second writes the outputs;
+// - any other group of rows: a block-max pass remembers the first block whose maximum strictly
+//   beats the best so far, one rescan of that block locates the first maximum, and the group's
+//   output rows are written at once while they are hot.
+// On AVX2 a block's largest key comes from raw-bit extremes (scan_bits); elsewhere from keys.
+#pragma once
+
+#include <refops/kernels/hardmax_core.hpp>
+
+#include <bit>
+#include <vector>
+
+namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
+
+template <class Arch, class T>
+struct Rows : Lanes<Arch, T> {
+  using L = Lanes<Arch, T>;
+  using typename L::U, typename L::K, typename L::B;
+  using L::lanes, L::one_hot_vector;
+  // Elements per block. Each group rescans one block (to locate its first
+  // maximum), so a small block keeps that short; a block costs one vector compare with the
+  // best so far, and a horizontal maximum only when it beats it (rare after the first few).
+  static constexpr std::size_t block = 1024 / sizeof(T);
+
+  // ---- the largest key of a block without a key per element (AVX2) ----
+  //
+  // Three running lane-wise extremes of the raw bits replace the key (six operations per
+  // vector) and its maximum: the signed maximum, the signed minimum and the unsigned maximum,
+  // one instruction each. Without NaN, a non-negative signed maximum is the largest number's
+  // bits, which is its key (non-negative floats order as their bits; +0.0 is 0, the key of
+  // -0.0 too); a negative one means every element is negative, and the largest is then the
+  // one of least magnitude, the smallest signed bits (-0.0 included, key 0). A NaN shows as a
+  // signed maximum above +inf's bits or an unsigned maximum above -inf's; such a block is
+  // scanned again with keys. Exact either way.
+#if defined(__AVX2__)
+  static constexpr bool raw_extremes = std::is_base_of_v<xsimd::avx2, Arch> && sizeof(K) <= 4;
+
+  // Folds the n >= lanes elements at q into `best` like scan_block: 1 when their largest key
+  // beats it (best updated), 0 when not, -1 when they hold a NaN (best untouched).
+  static int scan_bits(const K* q, std::size_t n, K& best) {
+    using V = __m256i;
+    constexpr bool wide = sizeof(K) == 4;
+    const auto load = [&](std::size_t i) { return _mm256_loadu_si256(reinterpret_cast<const V*>(q + i)); };
+    const auto smax = [](V a, V b) { return wide ? _mm256_max_epi32(a, b) : _mm256_max_epi16(a, b); };
+    const auto smin = [](V a, V b) { return wide ? _mm256_min_epi32(a, b) : _mm256_min_epi16(a, b); };
+    const auto umax = [](V a, V b) { return wide ? _mm256_max_epu32(a, b) : _mm256_max_epu16(a, b); };
+    const auto gt = [](V a, V b) { return wide ? _mm256_cmpgt_epi32(a, b) : _mm256_cmpgt_epi16(a, b); };
+    const auto eq = [](V a, V b) { return wide ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b); };
+    const auto splat = [](U v) { return wide ? _mm256_set1_epi32(static_cast<int>(v)) : _mm256_set1_epi16(static_cast<short>(v)); };
+    V hi = load(0), lo = hi, uhi = hi;
+    std::size_t i = lanes;
+    for (; i + lanes <= n; i += lanes) {
+      if (i % (64 / sizeof(K)) == 0) __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048);
+      const V x = load(i);
+      hi = smax(hi, x);
+      lo = smin(lo, x);
+      uhi = umax(uhi, x);
+    }
+    if (i < n) {  // a last vector overlapping the one before: repeats change no extreme
+      const V x = load(n - lanes);
+      hi = smax(hi, x);
+      lo = smin(lo, x);
+      uhi = umax(uhi, x);
+    }
+    constexpr U sign = U(1) << (8 * sizeof(U) - 1);
+    const V negative_inf = splat(sign | Traits<T>::inf);
+    if (_mm256_movemask_epi8(gt(hi, splat(Traits<T>::inf))) != 0 ||
+        _mm256_movemask_epi8(eq(umax(uhi, negative_inf), negative_inf)) != -1)
+      return -1;
+    // The usual case once a row has a non-negative best: nothing above it, no reduction.
+    if (best >= 0 && _mm256_movemask_epi8(gt(hi, splat(static_cast<U>(best)))) == 0) return 0;
+    alignas(32) K high[lanes], low[lanes];
+    _mm256_store_si256(reinterpret_cast<V*>(high), hi);
+    _mm256_store_si256(reinterpret_cast<V*>(low), lo);
+    K h = high[0], l = low[0];
+    for (std::size_t j = 1; j < lanes; ++j) {
+      h = high[j] > h ? high[j] : h;
+      l = low[j] < l ? low[j] : l;
+    }
+    const K key = h >= 0 ? h : static_cast<K>(-static_cast<K>(l & std::numeric_limits<K>::max()));
+    if (key <= best) return 0;
+    best = key;
+    return 1;
+  }
+#else
+  static constexpr bool raw_extremes = false;
+#endif
+
+  // Updates (best, where) with one contiguous block: `where` moves only when the block's
+  // maximum strictly beats `best`.
+  static bool scan_block(const T* p, std::size_t n, K nan_scalar, K& best) {
+    const K* q = reinterpret_cast<const K*>(p);
+    if constexpr (raw_extremes) {
+      if (n >= lanes) {
+        const int beats = scan_bits(q, n, best);
+        if (beats >= 0) return beats == 1;
+      }
+    }
+    const B nan(nan_scalar);
+    std::size_t i = 0;
+    K block_best = best;
+    if (n >= lanes) {
+      // Two accumulators, so each max does not wait on the previous one.
+      B a0 = load_key<Arch, T>(p, nan), a1 = a0;
+      for (i = lanes; i + 2 * lanes <= n; i += 2 * lanes) {
+        // Rows of a page or so start on a page the hardware prefetcher has not followed into;
+        // asking 2 KiB ahead keeps the next row on its way while this one is scanned.
+        __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048);
+        __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048 + 64);
+        a0 = simd::max_of<Arch>(a0, key_of<Arch, T>(B::load_unaligned(q + i), nan));
+        a1 = simd::max_of<Arch>(a1, key_of<Arch, T>(B::load_unaligned(q + i + lanes), nan));
+      }
+      for (; i + lanes <= n; i += lanes) a0 = simd::max_of<Arch>(a0, key_of<Arch, T>(B::load_unaligned(q + i), nan));
+      a0 = simd::max_of<Arch>(a0, a1);
+      if (xsimd::any(a0 > B(best))) block_best = simd::max_lane<Arch>(a0);
+    }
+    for (; i < n; ++i) {
+      const K k = key_of_bits<T>(simd::to_bits(p[i]), nan_scalar);
+      block_best = k > block_best ? k : block_best;
+    }
+    if (block_best > best) {
+      best = block_best;
+      return true;
+    }
+    return false;
+  }
+
+  // Index in the block of the first element whose key is `best` (the block holds one).
+  static std::size_t locate(const T* p, std::size_t n, K nan_scalar, K best) {
+    const K* q = reinterpret_cast<const K*>(p);
+    const B nan(nan_scalar);
+    const B target(best);
+    std::size_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+      const std::size_t lane = simd::first_true<Arch>(key_of<Arch, T>(B::load_unaligned(q + i), nan) == target);
+      if (lane < lanes) return i + lane;
+    }
+    for (; i < n; ++i)
+      if (key_at(p + i, nan_scalar) == best) return i;
+    assert(false && "the best block holds its maximum");
+    return 0;
+  }
+
+  // One output row: zeros, and the 1 at `one_at` when it is inside the row (`stride` apart).
+  static void write_row(U* p, std::ptrdiff_t stride, std::size_t n, std::size_t one_at, StoreStrategy stores) {
+    if (stride == 1) return write_part(p, n, one_at, stores);
+    for (std::size_t i = 0; i < n; ++i) p[static_cast<std::ptrdiff_t>(i) * stride] = U{0};
+    if (one_at < n) p[static_cast<std::ptrdiff_t>(one_at) * stride] = Traits<T>::one;
+  }
+
+  // ---- short rows: groups that are one row of one to four whole vectors ----
+  //
+  // Rows of 16, say. A block of `lanes` neighbouring rows is reduced at once: each row's vectors
+  // are folded into one by a lane-wise maximum, and simd::lane_maxima transposes the block's
+  // partial maxima into one vector (lane r: row r's maximum) for about four operations per row,
+  // with no per-row butterfly and no per-row dependency chain. Each row's first maximum is then
+  // the first lane equal to that maximum, found without branches (a data-dependent branch per
+  // row mispredicted about once a row), and its output row is a copy of the window
+  // [0 ... 0 1 0 ... 0] at the right offset: vector loads from L1, no compares. Rows left over
+  // (fewer than a block) and Arches without native lane swaps take one row at a time, with a
+  // butterfly or max_lane for the maximum and the same window.
+
+  static bool is_short_row(std::size_t n) { return n % lanes == 0 && n <= 4 * lanes; }
+
+  // The output rows of n elements: the row with its 1 at i starts at bits + (n - 1 - i).
+  struct Window {
+    U bits[8 * lanes];
+    explicit Window(std::size_t n) {
+      std::fill(bits, bits + 2 * n, U{0});
+      bits[n - 1] = Traits<T>::one;
+    }
+    const K* row_with_one_at(std::size_t n, std::size_t i) const {
+      return reinterpret_cast<const K*>(bits + (n - 1 - i));
+    }
+  };
+
+  // The first position of the M vectors k whose key equals `top` (broadcast); one must. One
+  // bit per element and a count of trailing zeros: no branch on the data.
+  template <std::size_t M>
+  static std::size_t first_equal(const B* k, const B& top) {
+    if constexpr (M * lanes <= 64) {
+      std::uint64_t bits = 0;
+      for (std::size_t h = 0; h < M; ++h) bits |= simd::lane_bits<Arch>(k[h] == top) << (h * lanes);
+      return static_cast<std::size_t>(std::countr_zero(bits));
+    } else {
+      std::size_t at = M * lanes;
+      for (std::size_t h = M; h-- > 0;) {
+        const std::size_t lane = simd::first_true<Arch>(k[h] == top);
+        at = lane < lanes ? h * lanes + lane : at;
+      }
+      return at;
+    }
+  }
+
+  template <std::size_t M>
+  static void write_short_row(U* o, std::size_t at, const Window& window, StoreStrategy stores) {
+    const K* row = window.row_with_one_at(M * lanes, at);
+    simd::store_span<Arch>(reinterpret_cast<K*>(o), M * lanes, stores, [&](std::size_t i) { return B::load_unaligned(row + i); },
+                           [&](std::size_t i) { return row[i]; });
+  }
+
+  // One row of M vectors at p, its output at o.
+  template <std::size_t M>
+  static void short_row(const T* p, U* o, const B& nan, const Window& window, StoreStrategy stores) {
+    B k[M];
+    B top = k[0] = load_key<Arch, T>(p, nan);
+    for (std::size_t h = 1; h < M; ++h) top = simd::max_of<Arch>(top, k[h] = load_key<Arch, T>(p + h * lanes, nan));
+    write_short_row<M>(o, first_equal<M>(k, simd::spread_max<Arch>(top)), window, stores);
+  }
+
+  // `lanes` rows of M vectors, row r at p + r * p_step, its output at o + r * o_step.
+  template <std::size_t M>
+  static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
+                               const Window& window, StoreStrategy stores) {
+    B k[lanes][M];
+    B top[lanes];
+    for (std::size_t r = 0; r < lanes; ++r) {
+      const T* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
+      top[r] = k[r][0] = load_key<Arch, T>(q, nan);
+      for (std::size_t h = 1; h < M; ++h)
+        top[r] = simd::max_of<Arch>(top[r], k[r][h] = load_key<Arch, T>(q + h * lanes, nan));
+    }
+    alignas(64) K best[lanes];
+    simd::lane_maxima<Arch, K>(top).store_aligned(best);
+    for (std::size_t r = 0; r < lanes; ++r)
+      write_short_row<M>(o + static_cast<std::ptrdiff_t>(r) * o_step, first_equal<M>(k[r], B(best[r])), window, stores);
+  }
+
+  // Every group one contiguous row of M vectors, written to a contiguous output row.
+  template <std::size_t M>
+  static void short_rows(const simd::LoopNest<2>& kept, const T* in, U* out, K nan_scalar, StoreStrategy stores) {
+    const B nan(nan_scalar);
+    const Window window(M * lanes);
+    for_each_group_run(kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::ptrdiff_t in_step, std::ptrdiff_t out_step,
+                                 std::size_t count) {
+      std::size_t j = 0;
+      if constexpr (simd::native_swizzle<Arch, K>) {
+        const auto block_rows = static_cast<std::ptrdiff_t>(lanes);
+        for (; j + lanes <= count; j += lanes, i += block_rows * in_step, o += block_rows * out_step)
+          short_rows_block<M>(in + i, in_step, out + o, out_step, nan, window, stores);
+      }
+      for (; j < count; ++j, i += in_step, o += out_step) short_row<M>(in + i, out + o, nan, window, stores);
+    });
+  }
+
+  // ---- long rows, one row per group: the previous row's output is written while this row is
+  // read, one block behind, so reads and (streamed) writes overlap instead of alternating a
+  // read-only phase with a write-only one. Every whole output vector is a compare-and-select
+  // with the 1 already in place, so no line is written by two kinds of store.
+
+  static constexpr std::size_t no_one = ~std::size_t{0};
+
+  // n output elements at p: zeros, and the 1 at `one_at` when it is below n (no_one: none).
+  static void write_part(U* p, std::size_t n, std::size_t one_at, StoreStrategy stores) {
+    // Zeros but in the one vector that holds the 1 (one_at - i wraps above lanes elsewhere).
+    const B zero(K(0));
+    simd::store_span<Arch>(
+        reinterpret_cast<K*>(p), n, stores,
+        [&](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; },
+        [&](std::size_t i) { return i == one_at ? static_cast<K>(Traits<T>::one) : K(0); });
+  }
+
+  // The first maximum of the row at g (`row` elements), writing the previous row's output
+  // (when `previous` is not null) block by block as this row's blocks are read.
+  static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* previous,
+                                      std::size_t previous_one, StoreStrategy stores) {
+    K best = key_at(g, nan);
+    std::size_t best_block = 0;
+    bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
+    for (std::size_t b = 0; b < row; b += block) {
+      const std::size_t n = std::min(block, row - b);
+      if (!done && scan_block(g + b, n, nan, best)) {
+        best_block = b;
+        done = best == stop;
+      }
+      if (previous != nullptr) write_part(previous + b, n, previous_one >= b ? previous_one - b : no_one, stores);
+    }
+    return best_block + locate(g + best_block, std::min(block, row - best_block), nan, best);
+  }
+
+  // The first maximum of a group of rows (`red` without its innermost dimension gives the
+  // rows' offsets; one row when it has no other dimension).
+  static std::uint64_t argmax_rows(const T* g, const simd::LoopNest<2>& red, std::size_t row, K nan, K stop) {
+    K best = key_at(g, nan);
+    const T* best_block = g;  // the first element is the best until something beats it
+    std::size_t best_block_size = std::min(block, row);
+    std::uint64_t best_block_index = 0, row_index = 0;
+    bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
+    simd::for_each_offset(red, red.rank - 1, [&](const std::array<std::ptrdiff_t, 2>& r) {
+      for (std::size_t b = 0; b < row && !done; b += block) {
+        const std::size_t n = std::min(block, row - b);
+        if (scan_block(g + r[0] + b, n, nan, best)) {
+          best_block = g + r[0] + b;
+          best_block_size = n;
+          best_block_index = row_index * row + b;
+          done = best == stop;
+        }
+      }
+      ++row_index;
+    });
+    return best_block_index + locate(best_block, best_block_size, nan, best);
+  }
+
+  // ---- interleaved groups: a kept dimension lies between reduced ones ----
+  //
+  // Axes {0, 2} of a 3-D tensor, say: each group is many rows far apart (1 MiB apart for
+  // 256 x 1024 x 256), so walking one group at a time reads 1 KiB per far-away page and
+  // defeats the prefetchers. Instead every row is visited once in memory order, keeping per
+  // group its best key and where it is (a two-level reduction: a row's maximum, then the
+  // group's, a strict greater-than keeping the earlier row), and a second pass in the same
+  // order writes every output row. Input and output are each read or written once,
+  // sequentially; the state is 16 bytes per group.
+
+  struct GroupBest {
+    K key;
+    std::uint32_t at;  // the position in its row (a row has at most 2^32 - 1 elements)
+    std::uint64_t row;
+  };
+
+  // Whether a kept dimension lies between two reduced ones (the innermost is the row).
+  static bool is_interleaved(const simd::LoopNest<2>& all) {
+    bool reduced_outside = false;
+    for (std::size_t d = 0; d + 1 < all.rank; ++d) {
+      if (all.role[d] == reduced_role) reduced_outside = true;
+      else if (reduced_outside) return true;
+    }
+    return false;
+  }
+
+  // The number of groups, when the state for them is small next to the output (an eighth of
+  // its bytes at most); 0 otherwise.
+  static std::uint64_t interleaved_groups(const Plan& plan) {
+    std::uint64_t groups = 1, elements = plan.group_size;
+    for (std::size_t d = 0; d < plan.kept.rank; ++d) groups *= plan.kept.sizes[d];
+    elements *= groups;
+    return groups * sizeof(GroupBest) * 8 <= elements * sizeof(T) ? groups : 0;
+  }
+
+  static void run_interleaved(const Plan& plan, std::uint64_t groups, const T* in, U* out, K nan, StoreStrategy stores) {
+    const simd::LoopNest<2>& all = plan.all;
+    const std::size_t outer = all.rank - 1;  // every dimension but the row
+    const std::size_t row = all.sizes[outer];
+    // The walk's operands: input and output offsets, the group's number, the row's number in
+    // its group (row-major over the reduced dimensions, increasing dimension order).
+    simd::LoopNest<4> walk;
+    std::array<std::ptrdiff_t, Dims::capacity> group_step{}, row_step{};
+    std::ptrdiff_t group_count = 1, row_count = 1;
+    for (std::size_t d = outer; d-- > 0;) {
+      const auto size = static_cast<std::ptrdiff_t>(all.sizes[d]);
+      if (all.role[d] == kept_role) {
+        group_step[d] = group_count;
+        group_count *= size;
+      } else {
+        row_step[d] = row_count;
+        row_count *= size;
+      }
+    }
+    for (std::size_t d = 0; d < outer; ++d)
+      walk.push(all.sizes[d], {all.strides[0][d], all.strides[1][d], group_step[d], row_step[d]});
+    std::vector<GroupBest> best(groups);
+    simd::for_each_offset(walk, outer, [&](const std::array<std::ptrdiff_t, 4>& at) {
+      const T* p = in + at[0];
+      K key = std::numeric_limits<K>::min();
+      for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key);
+      GroupBest& g = best[static_cast<std::size_t>(at[2])];
+      if (at[3] == 0 || key > g.key)
+        g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
+    });
+    simd::for_each_offset(walk, outer, [&](const std::array<std::ptrdiff_t, 4>& at) {
+      const GroupBest& g = best[static_cast<std::size_t>(at[2])];
+      write_part(out + at[1], row, g.row == static_cast<std::uint64_t>(at[3]) ? g.at : no_one, stores);
+    });
+  }
+
+  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
+    U* out = reinterpret_cast<U*>(out_elements);
+    const simd::LoopNest<2>& red = plan.reduced;
+    const std::size_t outer = red.rank - 1;  // the reduced dimensions outside the row
+    const std::size_t row = red.sizes[outer];
+    const std::ptrdiff_t out_step = red.strides[1][outer];
+    const K nan = nan_key<T>(mode);
+    // Nothing beats a NaN under propagate, nor +inf under ignore: stop scanning the group there.
+    const K stop = mode == NanMode::propagate ? nan : key_of_bits<T>(Traits<T>::inf, nan);
+    // Each common shape gets its own loop, so its small body is inlined into the group walk.
+    if (outer == 0 && out_step == 1 && is_short_row(row)) {
+      switch (row / lanes) {
+        case 1: return short_rows<1>(plan.kept, in, out, nan, stores);
+        case 2: return short_rows<2>(plan.kept, in, out, nan, stores);
+        case 3: return short_rows<3>(plan.kept, in, out, nan, stores);
+        default: return short_rows<4>(plan.kept, in, out, nan, stores);
+      }
+    }
+    if (out_step == 1 && is_interleaved(plan.all)) {
+      if (const std::uint64_t groups = interleaved_groups(plan)) return run_interleaved(plan, groups, in, out, nan, stores);
+    }
+    if (outer == 0 && out_step == 1) {
+      U* previous = nullptr;  // the last row read, whose output is not written yet
+      std::size_t previous_one = 0;
+      for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
+        previous_one = scan_row_writing(in + in_offset, row, nan, stop, previous, previous_one, stores);
+        previous = out + out_offset;
+      });
+      if (previous != nullptr) write_part(previous, row, previous_one, stores);
+      return;
+    }
+    for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
+      const T* g = in + in_offset;
+      U* o = out + out_offset;
+      const std::uint64_t winner = argmax_rows(g, red, row, nan, stop);
+      std::uint64_t first = 0;
+      simd::for_each_offset(red, outer, [&](const std::array<std::ptrdiff_t, 2>& r) {
+        const std::size_t one_at = winner >= first && winner - first < row ? static_cast<std::size_t>(winner - first) : row;
+        write_row(o + r[1], out_step, row, one_at, stores);
+        first += row;
+      });
+    });
+  }
+};
+
+}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail

@@ -1,0 +1,67 @@
+// What the generated HARDMAX1 tests share: drawn values with many ties, a case in words, an input
+// filled through its strides, and the bit-exact comparison with the oracle (the whole output
+// buffer, padding included) on every path the host has.
+#pragma once
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include <refops/refops.hpp>
+
+#include "hardmax_oracle.hpp"
+#include "support/archs.hpp"
+#include "support/buffers.hpp"
+#include "support/catch.hpp"
+#include "support/random.hpp"
+#include "validation/tensor_rules.hpp"
+
+namespace refops::test {
+
+inline Buffer oracle(const Hardmax1Desc& desc, const Buffer& input) {
+  return hardmax_oracle(desc, input, Buffer::for_tensor(desc.output));
+}
+
+// Values with many ties (small integers, both zeros, infinities) and, when asked, NaN.
+inline double draw(TestRng& rng, double nan_chance) {
+  if (rng.chance(nan_chance)) return std::numeric_limits<double>::quiet_NaN() * (rng.chance(0.5) ? 1 : -1);
+  switch (rng.between(0, 7)) {
+    case 0: return -0.0;
+    case 1: return 0.0;
+    case 2: return rng.chance(0.5) ? INFINITY : -INFINITY;
+    case 3: case 4: return static_cast<double>(rng.between_signed(-3, 3));
+    default: return static_cast<double>(rng.between_signed(-100000, 100000)) / 64.0;  // rounded when stored
+  }
+}
+
+inline std::string describe(const Hardmax1Desc& d) {
+  std::ostringstream s;
+  s << name_of(d.input.data_type) << " sizes " << detail::to_text(d.input.sizes) << " in strides "
+    << detail::to_text(d.input.strides) << " out strides " << detail::to_text(d.output.strides) << " axes "
+    << detail::to_text(d.axes) << (d.nan_mode == NanMode::propagate ? " propagate" : " ignore");
+  return s.str();
+}
+
+// Fills the input (every addressed element) with drawn values.
+inline Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance, std::size_t misalign) {
+  Buffer in = Buffer::for_tensor(desc, misalign);
+  for_each_coordinate(desc.sizes, [&](const Dims& c) { store(in, desc, c, draw(rng, nan_chance)); });
+  return in;
+}
+
+// Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
+// and chosen per call) and compares the whole output buffer with the oracle's.
+inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
+  INFO(describe(desc));
+  const Buffer expected = oracle(desc, input);
+  for_each_arch_and_stores([&](const ExecuteOptions& options) {
+    Buffer out = Buffer::for_tensor(desc.output, out_misalign);
+    execute(desc, input.in(), out.out(), options);
+    const bool same = std::memcmp(out.data(), expected.data(), expected.size()) == 0;
+    CHECK(same);
+  });
+}
+
+}  // namespace refops::test

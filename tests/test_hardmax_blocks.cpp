@@ -1,0 +1,188 @@
+// HARDMAX1 on the shapes of the block paths, bit-exact against the oracle on every path:
+// short rows reduced a block of rows at a time (hardmax_rows.hpp, "short rows"), and groups
+// whose rows are interleaved with kept dimensions ("interleaved groups"). Row lengths and row
+// counts sit on either side of every vector width and block size; every block mixes rows of
+// different kinds (ties, +-0, NaN first, in the middle or last, all NaN), so branch-free
+// per-row logic sees its neighbours differ.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <refops/refops.hpp>
+
+#include "hardmax_cases.hpp"
+#include "support/layouts.hpp"
+
+using namespace refops;
+using namespace refops::test;
+
+namespace {
+
+const double nan = std::numeric_limits<double>::quiet_NaN();
+
+// One row of n values of a drawn kind; never all zero.
+std::vector<double> draw_row(TestRng& rng, std::uint32_t n) {
+  std::vector<double> v(n);
+  const std::uint32_t p = static_cast<std::uint32_t>(rng.between(0, n - 1));
+  const std::uint32_t nan_at[] = {0, n / 2, n - 1};  // first, middle, last
+  switch (rng.between(0, 6)) {
+    case 0:  // small integers: many ties, the first of them wins
+      for (double& x : v) x = static_cast<double>(rng.between_signed(1, 3)) * (rng.chance(0.5) ? 1 : -1);
+      break;
+    case 1:  // a maximum at p and ties after it
+      for (std::uint32_t i = 0; i < n; ++i) v[i] = i == p || (i > p && rng.chance(0.2)) ? 1000.0 : -static_cast<double>(i + 1);
+      break;
+    case 2:  // +-0 the largest, from p on, the rest negative: the first zero of either sign wins
+      for (std::uint32_t i = 0; i < n; ++i) v[i] = i >= p && (i == p || rng.chance(0.5)) ? (rng.chance(0.5) ? -0.0 : 0.0) : -1.0 - i;
+      break;
+    case 3: {  // a NaN first, in the middle or last (maybe another after it), infinities around
+      const std::uint32_t at = nan_at[rng.between(0, 2)];
+      for (std::uint32_t i = 0; i < n; ++i)
+        v[i] = i == at || (i > at && rng.chance(0.1)) ? nan * (rng.chance(0.5) ? 1 : -1)
+               : rng.chance(0.2)                      ? -INFINITY
+                                                      : static_cast<double>(rng.between_signed(-5, 5)) + 0.5;
+      break;
+    }
+    case 4:  // all NaN, both signs
+      for (double& x : v) x = rng.chance(0.5) ? nan : -nan;
+      break;
+    case 5:  // NaN then -inf: under ignore, the first number displaces the leading NaN
+      for (std::uint32_t i = 0; i < n; ++i) v[i] = i < p ? nan : -INFINITY;
+      break;
+    default:  // spread values with some ties and NaN
+      for (double& x : v) {
+        x = draw(rng, 0.05);
+        if (x == 0.0) x = 0.25;  // keep zeros to the kinds above
+      }
+      break;
+  }
+  return v;
+}
+
+// An input for `desc` whose rows (along the last dimension) are drawn one by one.
+Buffer make_rows(const TensorDesc& desc, TestRng& rng, std::size_t misalign) {
+  Buffer in = Buffer::for_tensor(desc, misalign);
+  const std::size_t last = desc.sizes.size() - 1;
+  Dims outer = desc.sizes;
+  outer[last] = 1;
+  for_each_coordinate(outer, [&](const Dims& c) {
+    const std::vector<double> row = draw_row(rng, desc.sizes[last]);
+    Dims at = c;
+    for (std::uint32_t i = 0; i < desc.sizes[last]; ++i) {
+      at[last] = i;
+      store(in, desc, at, row[i]);
+    }
+  });
+  return in;
+}
+
+// Packed or padded (rows stay contiguous, so the row paths are taken).
+Dims row_layout(const Dims& sizes, TestRng& rng) {
+  return make_strides(sizes, rng.chance(0.5) ? Layout::packed : Layout::padded, rng);
+}
+
+}  // namespace
+
+TEST_CASE("HARDMAX1 short rows reduced a block at a time match the oracle", "[hardmax][generated]") {
+  REFOPS_TEST_RNG(rng);
+  std::vector<std::uint32_t> lengths;
+  for (std::uint32_t n = 1; n <= 33; ++n) lengths.push_back(n);
+  for (std::uint32_t n : {48u, 64u, 96u, 128u}) lengths.push_back(n);
+  // Rows per run: around blocks of 4, 8, 16 and 32 rows (the lane counts).
+  const std::uint32_t counts[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47};
+  for (DataType type : {DataType::float32, DataType::float16}) {
+    for (std::uint32_t n : lengths) {
+      for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+        const Dims sizes{static_cast<std::uint32_t>(rng.between(1, 3)), counts[rng.between(0, std::size(counts) - 1)], n};
+        Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, {2}, mode};
+        desc.input.strides = row_layout(sizes, rng);
+        desc.output.strides = row_layout(sizes, rng);
+        const std::size_t element = size_of(type);
+        check_all_archs(desc, make_rows(desc.input, rng, element * rng.between(0, 3)), element * rng.between(0, 3));
+      }
+    }
+  }
+}
+
+TEST_CASE("HARDMAX1 with kept dimensions between reduced ones matches the oracle", "[hardmax][generated]") {
+  REFOPS_TEST_RNG(rng);
+  // Reduced dimensions (R) interleaved with kept ones (K); the last is the row.
+  struct Shape { const char* roles; };
+  const Shape shapes[] = {{"RKR"}, {"RKRR"}, {"RKKR"}, {"KRKR"}, {"RRKR"}, {"KRKRR"}, {"RKRKR"}};
+  const std::uint32_t row_lengths[] = {1, 3, 8, 15, 16, 17, 33, 64, 255, 257, 600};
+  for (const Shape& shape : shapes) {
+    for (DataType type : {DataType::float32, DataType::float16}) {
+      for (int repeat = 0; repeat < 4; ++repeat) {
+        const std::size_t rank = std::char_traits<char>::length(shape.roles);
+        Dims sizes, axes;
+        std::uint64_t reduced = 1, elements = 1;
+        for (std::uint32_t d = 0; d < rank; ++d) {
+          const bool is_row = d + 1 == rank;
+          std::uint32_t s = is_row ? row_lengths[rng.between(0, std::size(row_lengths) - 1)]
+                                   : static_cast<std::uint32_t>(rng.between(2, 6));
+          if (!is_row && elements * s * 600 > 60000) s = 2;
+          sizes.push_back(s);
+          elements *= s;
+          if (shape.roles[d] == 'R') {
+            axes.push_back(d);
+            reduced *= s;
+          }
+        }
+        // Groups of at least 64 elements, so the state of the interleaved path is small
+        // next to the output and that path is taken; smaller ones check the fallback.
+        if (repeat < 3 && reduced < 64) sizes[0] = static_cast<std::uint32_t>(sizes[0] * ((64 + reduced - 1) / reduced));
+        const NanMode mode = repeat % 2 == 0 ? NanMode::propagate : NanMode::ignore;
+        Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes, mode};
+        desc.input.strides = make_strides(sizes, input_layouts[rng.between(0, 2)], rng);
+        desc.output.strides = row_layout(sizes, rng);
+        const std::size_t element = size_of(type);
+        check_all_archs(desc, make_rows(desc.input, rng, element * rng.between(0, 3)), element * rng.between(0, 3));
+      }
+    }
+  }
+}
+
+TEST_CASE("HARDMAX1's typed layer gives the oracle's output with every store strategy", "[hardmax][generated]") {
+  // The typed layer takes the strategy directly (simd::StoreRequest), so every path's streamed
+  // and plain writes are checked on the header-only Arch, whatever the compiled layer passes.
+  REFOPS_TEST_RNG(rng);
+  struct Shape { Dims sizes; Dims axes; };
+  const Shape shapes[] = {
+      {{3, 37, 16}, {2}},     // short rows, in blocks and one at a time
+      {{5, 24}, {1}},         // short rows of three or six vectors
+      {{3, 2100}, {1}},       // long rows: blocks written one row behind
+      {{6, 5, 70}, {0, 2}},   // interleaved groups
+      {{300, 37}, {0}},       // columns
+      {{2, 3, 45}, {1, 2}},   // several rows per group
+  };
+  const std::optional<StoreStrategy> strategies[] = {std::nullopt, StoreStrategy::plain, StoreStrategy::stream,
+                                                     StoreStrategy::rep};
+  for (const Shape& shape : shapes) {
+    for (DataType type : {DataType::float32, DataType::float16}) {
+      for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+        Hardmax1Desc desc{{type, shape.sizes, {}, 0}, {type, shape.sizes, {}, 0}, shape.axes, mode};
+        desc.output.strides = row_layout(shape.sizes, rng);
+        const Buffer input = make_rows(desc.input, rng, 0);
+        const Buffer expected = oracle(desc, input);
+        const std::size_t misalign = size_of(type) * rng.between(0, 3);
+        for (const auto& strategy : strategies) {
+          Buffer out = Buffer::for_tensor(desc.output, misalign);
+          auto run = [&](auto tag) {
+            using T = decltype(tag);
+            kernels::hardmax<T>(make_view(reinterpret_cast<const T*>(input.data()), shape.sizes),
+                                make_view(reinterpret_cast<T*>(out.data()), shape.sizes, desc.output.strides), shape.axes,
+                                mode, simd::StoreRequest{strategy, 0});
+          };
+          if (type == DataType::float32) run(float{});
+          else run(float16{});
+          INFO(describe(desc) << ", stores " << (strategy ? name_of(*strategy) : std::string_view("auto")));
+          CHECK(std::memcmp(out.data(), expected.data(), expected.size()) == 0);
+        }
+      }
+    }
+  }
+}
