@@ -87,6 +87,8 @@ TEST_CASE("initializer: .npy and raw files, beside the model first, then the cur
   const std::uint64_t shape[] = {3};
   dir.write("x.npy", npy_header(DataType::int32, shape) + raw<std::int32_t>({7, -1, 3}));
   dir.write("b.bin", raw<std::uint16_t>({1, 2, 3}));
+  dir.write("d.dat", raw<std::int8_t>({-5}));
+  dir.write("i.png", "\x89PNG");
   std::string big = "{'descr': '>u2', 'fortran_order': False, 'shape': (2,), }";
   big.append(64 - (10 + big.size() + 1) % 64, ' ');
   big += '\n';
@@ -101,6 +103,10 @@ TEST_CASE("initializer: .npy and raw files, beside the model first, then the cur
   CHECK(values_of<std::int32_t>(b.at("typed")) == std::vector<std::int32_t>{7, -1, 3});
   CHECK(values_of<std::uint16_t>(b.at("raw")) == std::vector<std::uint16_t>{1, 2, 3, 0});
   CHECK(values_of<std::uint16_t>(b.at("be")) == std::vector<std::uint16_t>{0x0102, 0x0304});
+  CHECK(values_of<std::int8_t>(buffers_of(R"("d": { "initialValuesDataType": "INT8", "initialValues": { "sourcePath": "d.dat" } })",
+                                          dir.path()).at("d")) == std::vector<std::int8_t>{-5, 0, 0, 0});
+  CHECK_THAT(resource_error(R"("p": { "initialValuesDataType": "UINT8", "initialValues": { "sourcePath": "i.png" } })", dir.path()),
+             Catch::Matchers::Contains("image initializers are not supported"));
   // An absolute path (as the current directory's would be) is found too.
   auto abs = buffers_of(R"("n": { "initialValues": { "sourcePath": ")" + (dir.path() / "x.npy").string() + R"(" } })");
   CHECK(values_of<std::int32_t>(abs.at("n")) == std::vector<std::int32_t>{7, -1, 3});
@@ -249,6 +255,9 @@ TEST_CASE("malformed models: each names its JSON path", "[model][read]") {
   CHECK(model_error(R"({"resources": {}, "dispatchables": {"d": {"type": "ONE_HOT", "desc": {
         "IndicesTensor": {"Type": "DML_TENSOR_TYPE_INVALID"}}}}, "commands": []})") ==
         "dispatchables.d.desc.IndicesTensor.Type: \"DML_TENSOR_TYPE_INVALID\": refops-run reads buffer tensors only (DML_TENSOR_TYPE_BUFFER)");
+  CHECK_THROWS_WITH(parse_dispatchable(R"({"type": "dmlSerializedGraph", "sourcePath": "g.bin"})"),
+                    Catch::Matchers::StartsWith("type: \"dmlSerializedGraph\" dispatchables are not run by refops-run"));
+  CHECK_THROWS_WITH(parse_dispatchable(R"({"type": "ONE_HOT", "Type": "ONE_HOT"})"), "has both \"type\" and \"Type\"; give one");
   CHECK(model_error("[1, 2]") == "a model is a JSON object with \"resources\", \"dispatchables\" and \"commands\"");
 }
 

@@ -181,7 +181,7 @@ TEST_CASE("a dispatch execute() refuses while running: no file from before or af
   CHECK(dir.files().empty());  // the temporary a.npy and the folder made for it are gone
 }
 
-TEST_CASE("--threads reaches the execute options through one function", "[model][run]") {
+TEST_CASE("the threads option reaches ExecuteOptions through execute_options() alone", "[model][run]") {
   RunOptions o;
   o.feature_level = FeatureLevel::level_5_1;
   o.arch = Arch::scalar;

@@ -12,8 +12,6 @@
 
 #include <rapidjson/document.h>
 
-#include <refops/refops.hpp>
-
 #include "model.hpp"
 
 namespace refops::model {

@@ -24,7 +24,20 @@
 #include <variant>
 #include <vector>
 
-#include <refops/refops.hpp>
+// The compiled layer only: the kernels' headers (xsimd) are not needed here, and clang reads
+// the library's sources with delayed template parsing, which xsimd does not survive
+// (tools/CMakeLists.txt).
+#include <refops/arch.hpp>
+#include <refops/data_type.hpp>
+#include <refops/diagnostics.hpp>
+#include <refops/diagonal_matrix.hpp>
+#include <refops/dims.hpp>
+#include <refops/feature_level.hpp>
+#include <refops/hardmax.hpp>
+#include <refops/nan_mode.hpp>
+#include <refops/one_hot.hpp>
+#include <refops/scalar.hpp>
+#include <refops/tensor_desc.hpp>
 
 namespace refops::model {
 

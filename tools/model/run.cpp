@@ -72,7 +72,13 @@ void check_before_running(const Model& m, const RunOptions& o) {
     for (const auto& [point, tensor] : tensors_of(d.desc)) {
       const Binding& b = dispatch->bindings.at(point);
       const Resource& r = *m.resource(b.resource);
-      const std::uint64_t need = required_bytes(*tensor);
+      std::uint64_t need = 0;
+      try {
+        need = required_bytes(*tensor);
+      } catch (const Error& e) {  // not reached for a valid description; kept so run() throws only its two errors
+        for (const Diagnostic& diag : e.diagnostics()) problems.push_back({d.json_path(diag), diag.message});
+        continue;
+      }
       if (b.offset_bytes > r.size_bytes) {
         problems.push_back({b.path + " (" + point + ".Binding.Offset)",
                             "byte offset " + std::to_string(b.offset_bytes) + " is past the end of \"" + r.name + "\" (" +
@@ -229,7 +235,9 @@ std::map<std::string, Buffer> run(const Model& m, const RunOptions& o) {
     } catch (const std::bad_alloc&) {
       throw ModelError(r.path, "cannot allocate " + std::to_string(r.size_bytes) + " bytes");
     }
-    Progress p(o.progress, "filling \"" + r.name + "\"", r.initial_bytes);
+    // Only file reads report how far they are; generated values show the time alone.
+    const bool from_file = std::holds_alternative<FileValues>(r.initializer);
+    Progress p(o.progress, (from_file ? "reading \"" : "filling \"") + r.name + "\"", from_file ? r.initial_bytes : 0);
     fill_initial_values(r, b.bytes.span(), [&](std::uint64_t done) { p.set_done(done); });
     buffers.emplace(r.name, std::move(b));
   }
