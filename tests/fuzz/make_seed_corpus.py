@@ -245,11 +245,22 @@ def hardmax_seeds():
     }
 
 
+def model_seeds():
+    """fuzz_model: the example models and the command-line tests' small models, as text."""
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    seeds = {}
+    for folder, prefix in ((repo / "examples" / "models", "example_"), (repo / "tests" / "run" / "models", "test_")):
+        for model in sorted(folder.glob("*.json")):
+            seeds[prefix + model.stem] = model.read_bytes()
+    return seeds
+
+
 TARGETS = {
     "fuzz_tensor_rules": tensor_rules_seeds,
     "fuzz_one_hot": one_hot_seeds,
     "fuzz_diagonal_matrix": diagonal_matrix_seeds,
     "fuzz_hardmax": hardmax_seeds,
+    "fuzz_model": model_seeds,
 }
 
 
