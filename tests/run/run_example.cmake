@@ -1,0 +1,28 @@
+# ctest script: run refops-run on an examples/models model in a fresh folder and compare each
+# file it writes, byte for byte, with expected/<model>_*.npy; no file may be missing or extra.
+#   -D RUN=<refops-run> -D EMULATOR=<"" or qemu command> -D MODEL=<file.json> -D WORK_DIR=<dir>
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+separate_arguments(emulator UNIX_COMMAND "${EMULATOR}")
+execute_process(COMMAND ${emulator} ${RUN} ${MODEL} WORKING_DIRECTORY ${WORK_DIR}
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "refops-run ${MODEL} exited with ${status}\n${out}\n${err}")
+endif()
+get_filename_component(model_dir ${MODEL} DIRECTORY)
+get_filename_component(model_name ${MODEL} NAME_WE)
+file(GLOB expected RELATIVE ${model_dir}/expected ${model_dir}/expected/${model_name}_*.npy)
+file(GLOB written RELATIVE ${WORK_DIR} ${WORK_DIR}/*)
+list(SORT expected)
+list(SORT written)
+if(NOT expected STREQUAL written)
+  message(FATAL_ERROR "refops-run wrote [${written}], expected [${expected}]")
+endif()
+foreach(f IN LISTS expected)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${model_dir}/expected/${f} ${WORK_DIR}/${f} RESULT_VARIABLE differ)
+  if(differ)
+    message(FATAL_ERROR "${f} differs from expected/${f}")
+  endif()
+endforeach()
+list(LENGTH expected n)
+message(STATUS "${n} files identical to expected/\n${out}")
