@@ -15,6 +15,8 @@ Semantics: SPEC.md (the project's shared documents); the Python guide: docs/pyth
 """
 from __future__ import annotations
 
+import json
+import os
 from importlib.metadata import PackageNotFoundError, version as _version
 from typing import Any, Optional, Sequence
 
@@ -22,7 +24,7 @@ import numpy as np
 
 from . import _arrays as _a
 from . import _refops
-from ._error import Diagnostic, Error, fail as _fail
+from ._error import Diagnostic, Error, ModelError, fail as _fail
 
 try:
     __version__ = _version("refops")
@@ -30,7 +32,8 @@ except PackageNotFoundError:  # imported from a source tree
     __version__ = "unknown"
 
 __all__ = ["one_hot", "one_hot_v1", "diagonal_matrix", "diagonal_matrix1", "hardmax",
-           "available_archs", "Error", "Diagnostic"]
+           "validate", "minimum_feature_level", "run_model", "available_archs",
+           "Error", "ModelError", "Diagnostic"]
 
 
 def available_archs() -> list[str]:
@@ -219,3 +222,54 @@ def hardmax(x, axes=None, *, nan_mode="propagate", out=None, feature_level=None,
             _fail("AxisCount", f"expected at most 8 axes (each a dimension of InputTensor, none twice), found {len(listed)}")
         ax = [_a.axis_index(a, src.ndim, f"Axes[{i}]", f"axes[{i}]") for i, a in enumerate(listed)]
     return _result(out, _refops.hardmax(src, ax, nan_mode == "ignore", dst, **options))
+
+
+def _dispatchable_json(dispatchable: Any) -> str:
+    """A dispatchable dict as the JSON text refops::model reads (NumPy numbers become JSON's)."""
+    if not isinstance(dispatchable, dict):
+        raise TypeError(f"dispatchable: expected a dict in DxDispatch's form, {{\"type\": ..., \"desc\": {{...}}}}, "
+                        f"found {type(dispatchable).__name__}")
+
+    def plain(value):
+        if isinstance(value, (np.generic, np.ndarray)):
+            return value.tolist()
+        raise TypeError(f"dispatchable: {type(value).__name__} is not a JSON value")
+
+    return json.dumps(dispatchable, default=plain)
+
+
+def validate(dispatchable, feature_level=None) -> list[Diagnostic]:
+    """The diagnostics of a dispatchable in DxDispatch's form at `feature_level` (default:
+    latest); empty when it is valid there. Fields are DirectML's ("IndicesTensor.Sizes[1]").
+
+    dispatchable: {"type": "DML_OPERATOR_ONE_HOT", "desc": {"IndicesTensor": {"DataType":
+        "UINT32", "Sizes": [1, 1, 3, 1]}, ..., "Axis": 3}} (research/dxdispatch.md).
+    Raises refops.ModelError when the dict itself is malformed (a missing field, an unknown
+    operator or data type name).
+    """
+    level = _a.feature_level(feature_level)
+    return [Diagnostic(f, m) for f, m in _refops.validate(_dispatchable_json(dispatchable), level)]
+
+
+def minimum_feature_level(dispatchable) -> Optional[str]:
+    """The lowest feature level ("5_1") at which the dispatchable is valid; None if none is."""
+    return _refops.minimum_feature_level(_dispatchable_json(dispatchable))
+
+
+def run_model(path, *, feature_level=None, nan_mode="ignore", arch=None, threads=None, write_files=True):
+    """refops-run in-process: runs a DxDispatch model's commands in order and returns every
+    resource by name, {name: 1-D ndarray of its initialValuesDataType}.
+
+    feature_level, arch, threads: as refops-run's --feature-level, --arch, --threads.
+    nan_mode: HARDMAX's NaN rule; "ignore" by default, DirectML's (refops-run's --nan-mode).
+    write_files: False skips the model's writeFile commands (default: write them, as refops-run
+        does, relative to the current directory).
+    Raises refops.Error when a description is invalid (nothing runs) and refops.ModelError when
+    the model is malformed; each diagnostic's field is the JSON path.
+    """
+    options = _a.execute_options(feature_level, arch, threads)
+    if nan_mode not in ("propagate", "ignore"):
+        _fail("--nan-mode", f"expected \"propagate\" or \"ignore\", found {nan_mode!r}")
+    if not isinstance(write_files, bool):
+        raise TypeError(f"write_files: expected a bool, found {type(write_files).__name__}")
+    return _refops.run_model(os.fspath(path), ignore_nan=nan_mode == "ignore", write_files=write_files, **options)

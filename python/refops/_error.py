@@ -38,3 +38,9 @@ class Error(ValueError):
 def fail(field: str, message: str) -> NoReturn:
     """Raise Error with one diagnostic."""
     raise Error([Diagnostic(field, message)])
+
+
+class ModelError(Error):
+    """A DxDispatch model or dispatchable that is malformed (refops-run's exit status 2): JSON,
+    a missing or mistyped field, an unknown name, a missing file. Each diagnostic's field is the
+    JSON path ("dispatchables.oh.desc.Axis")."""

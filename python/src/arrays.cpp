@@ -76,6 +76,19 @@ void set_max_threads(Options& options, std::size_t threads) {
 
 }  // namespace
 
+nb::dlpack::dtype dlpack_dtype(DataType type) {
+  using code = nb::dlpack::dtype_code;
+  const auto bits = static_cast<std::uint8_t>(8 * size_of(type));
+  switch (type) {
+    case DataType::float32: case DataType::float16: case DataType::float64:
+      return {static_cast<std::uint8_t>(code::Float), bits, 1};
+    case DataType::uint8: case DataType::uint16: case DataType::uint32: case DataType::uint64:
+      return {static_cast<std::uint8_t>(code::UInt), bits, 1};
+    default:
+      return {static_cast<std::uint8_t>(code::Int), bits, 1};
+  }
+}
+
 TensorDesc describe(const InArray& array, std::string_view tensor) { return describe_any(array, tensor); }
 TensorDesc describe(const OutArray& array, std::string_view tensor) { return describe_any(array, tensor); }
 

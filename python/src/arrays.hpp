@@ -32,6 +32,9 @@ TensorDesc describe(const OutArray& array, std::string_view tensor);
 In bytes_of(const InArray& array, const TensorDesc& desc);
 Out bytes_of(const OutArray& array, const TensorDesc& desc);
 
+// The DLPack type of a DataType.
+nb::dlpack::dtype dlpack_dtype(DataType type);
+
 // A 0-d array as a typed value (DML_SCALAR_UNION with its type).
 Scalar scalar_of(const InArray& array, std::string_view argument);
 
