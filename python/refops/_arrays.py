@@ -188,12 +188,12 @@ def execute_options(level: Optional[str], arch: Optional[str], threads: Optional
 
 def check_unique(out: np.ndarray, field: str) -> None:
     """No two coordinates of `out` on one element (DirectML's rule for outputs), by the rule the
-    compiled layer uses: in increasing stride order, each dimension of size > 1 steps past every
-    element the faster ones reach."""
+    compiled layer uses: in increasing stride order, each dimension of size > 1 steps past the
+    last element the faster ones reach."""
     reach = 1
     for stride, size in sorted((st // out.itemsize, s) for s, st in zip(out.shape, out.strides) if s > 1):
         if stride < reach:
             fail(f"{field}.Strides", f"an output must not address one element twice: a dimension of size "
                                      f"{size} has stride {stride}, inside the span of the dimensions with "
                                      f"smaller strides; expected a stride of at least {reach}")
-        reach = stride * size
+        reach += stride * (size - 1)
