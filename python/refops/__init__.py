@@ -219,7 +219,7 @@ def hardmax(x, axes=None, *, nan_mode="propagate", out=None, feature_level=None,
     if axes is not None:
         listed = [axes] if isinstance(axes, (int, np.integer)) else list(axes)
         if len(listed) > _a.MAX_DIMS:
-            _fail("AxisCount", f"expected at most 8 axes (each a dimension of InputTensor, none twice), found {len(listed)}")
+            _fail("Axes", f"expected at most 8 axes (each a dimension of InputTensor, none twice), found {len(listed)}")
         ax = [_a.axis_index(a, src.ndim, f"Axes[{i}]", f"axes[{i}]") for i, a in enumerate(listed)]
     return _result(out, _refops.hardmax(src, ax, nan_mode == "ignore", dst, **options))
 
