@@ -30,6 +30,8 @@ TEST_CASE("a valid tensor passes every rule", "[tensor_rules]") {
   CHECK(check({DataType::float16, {2, 3}, {1, 2}, 64}).empty());
   CHECK(check({DataType::int64, {4, 1}, {1, 0}, 0}).empty());  // stride 0 on a size-1 dimension
   CHECK(check({DataType::float32, {2, 3}, {0, 1}, 0}, TensorRole::input).empty());  // input broadcast
+  // Every other column of a {4,5} matrix (NumPy's a[:, ::2]): unique, though 5 < 2 x 3.
+  CHECK(check({DataType::float32, {4, 3}, {5, 2}, 0}).empty());
 }
 
 TEST_CASE("each tensor rule broken once", "[tensor_rules]") {

@@ -34,9 +34,11 @@ namespace {
 constexpr std::uint64_t max_elements = 0xFFFFFFFFu;  // DirectML: at most 2^32 - 1 elements
 
 // Output uniqueness: taken in increasing stride order, each dimension of size > 1 must step
-// past every element the faster dimensions reach (a nesting of the dimensions exists). This
-// is mdspan layout_stride's precondition; it rejects a few exotic interleavings that happen to
-// be unique too, and says so in the message.
+// past the last element the faster dimensions reach (a nesting of the dimensions exists), so
+// every coordinate has its own element. The reach is the faster dimensions' last element + 1,
+// not stride x size: every other column of an odd-width matrix (NumPy's a[:, ::2], strides
+// {5, 2} for sizes {4, 3}) is unique and accepted. It rejects a few exotic interleavings that
+// happen to be unique too, and says so in the message.
 void check_unique(const TensorDesc& desc, std::string_view tensor, std::vector<Diagnostic>& out) {
   if (desc.strides.empty()) return;  // packed strides nest by construction
   const Dims& strides = desc.strides;
@@ -49,7 +51,7 @@ void check_unique(const TensorDesc& desc, std::string_view tensor, std::vector<D
     for (; k > 0 && strides[order[k - 1]] > strides[i]; --k) order[k] = order[k - 1];
     order[k] = i;
   }
-  std::uint64_t reach = 1;  // elements spanned by the faster dimensions so far
+  std::uint64_t reach = 1;  // last element the faster dimensions address, + 1
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t d = order[k];
     if (strides[d] == 0) {
@@ -70,7 +72,7 @@ void check_unique(const TensorDesc& desc, std::string_view tensor, std::vector<D
                          std::to_string(reach) + ", so that each step passes all of them"});
       return;
     }
-    reach = std::uint64_t{strides[d]} * desc.sizes[d];  // >= previous reach: strides nest
+    reach += std::uint64_t{strides[d]} * (desc.sizes[d] - 1);  // strides nest
   }
 }
 
