@@ -66,14 +66,6 @@ std::size_t addressed_bytes(const TensorDesc& desc) {
   return static_cast<std::size_t>((last + 1) * size_of(desc.data_type));
 }
 
-// THREADS: the one place `threads` reaches execute(). ExecuteOptions::max_threads (API.md,
-// "Execution") arrives with the thread-pool work; until then the count is checked by the
-// Python layer and not used. This compiles either way and wires itself once the field exists.
-template <class Options>
-void set_max_threads(Options& options, std::size_t threads) {
-  if constexpr (requires { options.max_threads = threads; }) options.max_threads = threads;
-}
-
 }  // namespace
 
 nb::dlpack::dtype dlpack_dtype(DataType type) {
@@ -143,7 +135,7 @@ ExecuteOptions execute_options(std::uint32_t feature_level, const std::optional<
       throw Error({{"ExecuteOptions.arch",
                     "expected scalar, sse2, avx2, avx512 or neon, found \"" + *arch + "\""}});
   }
-  set_max_threads(options, threads);
+  options.max_threads = threads;  // `threads` (checked by the Python layer); 0: all
   return options;
 }
 
