@@ -1,5 +1,5 @@
 // HARDMAX1 benchmarks: reads and writes the same number of bytes, so memcpy of the output's
-// bytes in the same run is the bound (research/peers.md section 7).
+// bytes in the same run is the bound (../shared/research/peers.md section 7).
 #include <cstdint>
 #include <cstring>
 #include <memory>

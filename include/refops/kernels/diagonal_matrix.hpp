@@ -14,7 +14,7 @@
 // zeros. No arithmetic touches element values: every path moves bit patterns (bits_t), so
 // -0.0 and NaN payloads of Value and of the input arrive unchanged.
 //
-// Paths. The scalar Arch evaluates the formula above for every element: it is the reference.
+// Paths. The scalar Target evaluates the formula above for every element: it is the reference.
 // Vector Arches handle rows whose output elements are contiguous; other rows (and inputs that
 // are strided along x) take the scalar formula. For row y the band is one interval of columns
 // [lo, hi) (clamped to the row), so a row is at most three runs: before, band, after.
@@ -141,14 +141,14 @@ void band_row_scalar(const BandProblem<U>& p, std::size_t y, U* out_row, const U
 }
 
 // The background of columns [a, a + n) of a row.
-template <class Arch, class U>
+template <class Target, class U>
 void background_run(const BandProblem<U>& p, Background bg, U* out_row, const U* in_row, std::size_t a,
                     std::size_t n, StoreStrategy stores) {
   if (n == 0) return;
   switch (bg) {
-    case Background::zero: simd::fill_span<Arch>(out_row + a, n, U{0}, stores); return;
-    case Background::broadcast: simd::fill_span<Arch>(out_row + a, n, in_row[0], stores); return;
-    case Background::contiguous: simd::copy_span<Arch>(out_row + a, in_row + a, n, stores); return;
+    case Background::zero: simd::fill_span<Target>(out_row + a, n, U{0}, stores); return;
+    case Background::broadcast: simd::fill_span<Target>(out_row + a, n, in_row[0], stores); return;
+    case Background::contiguous: simd::copy_span<Target>(out_row + a, in_row + a, n, stores); return;
     case Background::strided: break;
   }
   for (std::size_t x = a; x < a + n; ++x)
@@ -156,7 +156,7 @@ void background_run(const BandProblem<U>& p, Background bg, U* out_row, const U*
 }
 
 // A long contiguous row as three runs written in order.
-template <class Arch, class U>
+template <class Target, class U>
 void band_row_runs(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
                    StoreStrategy stores) {
   // The zero fast path (and its kin): when Value has the background's bits (Value 0 without
@@ -164,21 +164,21 @@ void band_row_runs(const BandProblem<U>& p, Background bg, std::size_t y, U* out
   if (bg == Background::zero || bg == Background::broadcast) {
     const U background = bg == Background::zero ? U{0} : in_row[0];
     if (background == p.value) {
-      simd::fill_span<Arch>(out_row, p.width, background, stores);
+      simd::fill_span<Target>(out_row, p.width, background, stores);
       return;
     }
   }
   const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
   const bool inside_is_value = p.begin <= p.end;
   auto outside = [&](std::size_t a, std::size_t n) {
-    if (inside_is_value) background_run<Arch>(p, bg, out_row, in_row, a, n, stores);
-    else if (n) simd::fill_span<Arch>(out_row + a, n, p.value, stores);
+    if (inside_is_value) background_run<Target>(p, bg, out_row, in_row, a, n, stores);
+    else if (n) simd::fill_span<Target>(out_row + a, n, p.value, stores);
   };
   outside(0, lo);
   if (inside_is_value) {
-    if (hi > lo) simd::fill_span<Arch>(out_row + lo, hi - lo, p.value, stores);
+    if (hi > lo) simd::fill_span<Target>(out_row + lo, hi - lo, p.value, stores);
   } else {
-    background_run<Arch>(p, bg, out_row, in_row, lo, hi - lo, stores);
+    background_run<Target>(p, bg, out_row, in_row, lo, hi - lo, stores);
   }
   outside(hi, p.width - hi);
 }
@@ -202,10 +202,10 @@ inline constexpr LaneMaskTables<U> lane_mask_tables{};
 // A short contiguous row, one vector at a time: blend(Value, background) under the mask of
 // lanes in [lo, hi), through the store-span helper. Needs width >= lanes (the last vector
 // overlaps the one before).
-template <class Arch, class U>
+template <class Target, class U>
 void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
                     StoreStrategy stores) {
-  using batch = xsimd::batch<U, Arch>;
+  using batch = xsimd::batch<U, Target>;
   static_assert(batch::size <= 64);
   const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
   const batch value(p.value);
@@ -224,10 +224,10 @@ void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
   };
   auto element_at = [](std::size_t) -> U { return U{0}; };  // never called: width >= lanes
   if (stores == StoreStrategy::rep) stores = StoreStrategy::plain;  // computed vectors
-  simd::store_span<Arch>(out_row, p.width, stores, vector_at, element_at);
+  simd::store_span<Target>(out_row, p.width, stores, vector_at, element_at);
 }
 
-template <class Arch, class U>
+template <class Target, class U>
 void diagonal_band_bits(const BandProblem<U>& p);
 
 // Elements of the output when they are one contiguous block (packed), else 0.
@@ -243,7 +243,7 @@ std::size_t contiguous_elements(const BandProblem<U>& p) {
 
 // The store strategy of the whole call: the background is zero when there is no input and
 // Value fills the band (or is zero too); the sparse elements are the band's.
-template <class Arch, class U>
+template <class Target, class U>
 StoreStrategy band_stores(const BandProblem<U>& p) {
   std::size_t elements = p.height * p.width;
   for (std::size_t d = 0; d < p.batch_rank; ++d) elements *= p.nest.sizes[d];
@@ -252,15 +252,15 @@ StoreStrategy band_stores(const BandProblem<U>& p) {
   const std::int64_t band = p.end - p.begin;
   if (p.value != U{0} && band > 0)
     bytes_per_sparse = p.width * sizeof(U) / static_cast<std::size_t>(std::min<std::int64_t>(band, static_cast<std::int64_t>(p.width)));
-  return simd::choose_stores<Arch>(p.stores, {elements * sizeof(U), zero_background, bytes_per_sparse});
+  return simd::choose_stores<Target>(p.stores, {elements * sizeof(U), zero_background, bytes_per_sparse});
 }
 
 // rep on a contiguous output without an input and with Value in the band: one zero fill of the
 // whole output (the single large memset that reaches the string instructions'
 // no-read-for-ownership path), then the band of every row.
-template <class Arch, class U>
+template <class Target, class U>
 void band_fill_then_patch(const BandProblem<U>& p, std::size_t elements) {
-  simd::fill_span<Arch>(p.out, elements, U{0}, StoreStrategy::rep);
+  simd::fill_span<Target>(p.out, elements, U{0}, StoreStrategy::rep);
   if (p.value == U{0}) return;
   for_each_row(p, [&](std::size_t y, U* out_row, const U*) {
     const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
@@ -268,14 +268,14 @@ void band_fill_then_patch(const BandProblem<U>& p, std::size_t elements) {
   });
 }
 
-template <class Arch, class U>
+template <class Target, class U>
 void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores);
 
 // Without an input every batch slice is the same: when a slice is one small contiguous block,
 // write the first one (plain stores, it is read back at once) and copy it to the others (a
 // copy from L1 beats recomputing short rows). Returns false when the problem does not have
 // that shape.
-template <class Arch, class U>
+template <class Target, class U>
 bool copy_batch_slices(const BandProblem<U>& p, StoreStrategy stores) {
   const std::size_t slice = p.height * p.width;
   const bool packed_slice = (p.width == 1 || p.out_col_step == 1) &&
@@ -283,35 +283,35 @@ bool copy_batch_slices(const BandProblem<U>& p, StoreStrategy stores) {
   if (p.in || p.batch_rank == 0 || !packed_slice || slice * sizeof(U) > 16384) return false;
   BandProblem<U> first = p;
   first.batch_rank = 0;
-  diagonal_band_rows<Arch>(first, StoreStrategy::plain);
+  diagonal_band_rows<Target>(first, StoreStrategy::plain);
   if (stores == StoreStrategy::rep) stores = StoreStrategy::plain;  // copies: memcpy either way
   simd::for_each_offset(p.nest, p.batch_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
-    if (offset[0] != 0) simd::copy_span<Arch>(p.out + offset[0], p.out, slice, stores);
+    if (offset[0] != 0) simd::copy_span<Target>(p.out + offset[0], p.out, slice, stores);
   });
   return true;
 }
 
 // The rows of the problem with the given stores.
-template <class Arch, class U>
+template <class Target, class U>
 void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores) {
   const bool contiguous_rows = p.width == 1 || p.out_col_step == 1;
-  if constexpr (simd::is_vector_arch<Arch>) {
+  if constexpr (simd::is_vector_arch<Target>) {
     Background bg = Background::zero;
     if (p.in) {
       if (p.width == 1 || p.in_col_step == 1) bg = Background::contiguous;
       else if (p.in_col_step == 0) bg = Background::broadcast;
       else bg = Background::strided;
     }
-    constexpr std::size_t lanes = xsimd::batch<U, Arch>::size;
+    constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
     if (contiguous_rows && p.width >= 16 * lanes) {
       for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
-        band_row_runs<Arch>(p, bg, y, out_row, in_row, stores);
+        band_row_runs<Target>(p, bg, y, out_row, in_row, stores);
       });
       return;
     }
     if (contiguous_rows && p.width >= lanes && bg != Background::strided) {
       for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
-        band_row_blend<Arch>(p, bg, y, out_row, in_row, stores);
+        band_row_blend<Target>(p, bg, y, out_row, in_row, stores);
       });
       return;
     }
@@ -321,30 +321,30 @@ void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores) {
   for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) { band_row_scalar(p, y, out_row, in_row); });
 }
 
-// The whole problem on one Arch: the store strategy once for the call, then the paths.
-template <class Arch, class U>
+// The whole problem on one Target: the store strategy once for the call, then the paths.
+template <class Target, class U>
 void diagonal_band_bits(const BandProblem<U>& p) {
-  if constexpr (simd::is_vector_arch<Arch>) {
-    const StoreStrategy stores = band_stores<Arch>(p);
+  if constexpr (simd::is_vector_arch<Target>) {
+    const StoreStrategy stores = band_stores<Target>(p);
     const std::size_t contiguous = contiguous_elements(p);
     if (stores == StoreStrategy::rep && !p.in && p.begin <= p.end && contiguous != 0) {
-      band_fill_then_patch<Arch>(p, contiguous);
+      band_fill_then_patch<Target>(p, contiguous);
       return;
     }
-    if (!copy_batch_slices<Arch>(p, stores)) diagonal_band_rows<Arch>(p, stores);
-    simd::finish_stores<Arch>(stores);
+    if (!copy_batch_slices<Target>(p, stores)) diagonal_band_rows<Target>(p, stores);
+    simd::finish_stores<Target>(stores);
     return;
   }
-  diagonal_band_rows<Arch>(p, StoreStrategy::plain);
+  diagonal_band_rows<Target>(p, StoreStrategy::plain);
 }
 
 // Typed entry: `in` may be nullptr (no input); `in_strides` has one stride per output
 // dimension (0 broadcasts).
-template <class Arch, class T>
+template <class Target, class T>
 void diagonal_band(const T* in, const Dims& in_strides, TensorView<T> output, T value, std::int64_t begin,
                    std::int64_t end) {
   using U = simd::bits_t<T>;
-  diagonal_band_bits<Arch>(make_band_problem(reinterpret_cast<U*>(output.data()), output.sizes(), output.strides(),
+  diagonal_band_bits<Target>(make_band_problem(reinterpret_cast<U*>(output.data()), output.sizes(), output.strides(),
                                              reinterpret_cast<const U*>(in), in_strides, simd::to_bits(value),
                                              begin, end));
 }

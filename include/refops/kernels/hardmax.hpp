@@ -11,32 +11,32 @@
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
-template <class Arch, class T>
+template <class Target, class T>
 void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanMode mode,
          const simd::StoreRequest& store_request = {}) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, float16> || std::is_same_v<T, double>,
                 "HARDMAX runs on FLOAT32, FLOAT16 and FLOAT64");
   assert(input.sizes() == output.sizes() && !axes.empty());
   const Plan plan = make_plan(input, output, axes);
-  if constexpr (simd::is_vector_arch<Arch>) {
-    using R = Rows<Arch, T>;
-    using C = Columns<Arch, T>;
+  if constexpr (simd::is_vector_arch<Target>) {
+    using R = Rows<Target, T>;
+    using C = Columns<Target, T>;
     const simd::LoopNest<2>& all = plan.all;
     const std::size_t last = all.rank - 1;
     // Every output element is computed (zeros and one 1 per group), so `rep` (a zero fill, then
     // the sparse writes) would need each path to write only its ones; none does, so `auto`
     // never asks for it and a forced `rep` stores plainly, store_span's rule for computed vectors.
     const StoreStrategy stores =
-        simd::choose_stores<Arch>(store_request, {output.element_count() * sizeof(T), false, 0});
+        simd::choose_stores<Target>(store_request, {output.element_count() * sizeof(T), false, 0});
     if (all.rank > 0 && all.role[last] == reduced_role && all.strides[0][last] == 1) {
       R::run_rows(plan, input.data(), output.data(), mode, stores);
-      simd::finish_stores<Arch>(stores);
+      simd::finish_stores<Target>(stores);
       return;
     }
     if (all.rank > 0 && all.role[last] == kept_role && all.strides[0][last] == 1 &&
         all.strides[1][last] == 1 && all.sizes[last] >= C::lanes) {
       C::run_columns(plan, input.data(), output.data(), mode, stores);
-      simd::finish_stores<Arch>(stores);
+      simd::finish_stores<Target>(stores);
       return;
     }
   }

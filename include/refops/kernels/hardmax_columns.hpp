@@ -12,9 +12,9 @@
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
-template <class Arch, class T>
-struct Columns : Lanes<Arch, T> {
-  using L = Lanes<Arch, T>;
+template <class Target, class T>
+struct Columns : Lanes<Target, T> {
+  using L = Lanes<Target, T>;
   using typename L::U, typename L::K, typename L::B;
   using L::lanes;
   // Lanes of per-group state (key and winning index) kept in L1.
@@ -38,7 +38,7 @@ struct Columns : Lanes<Arch, T> {
       const bool hit = index[i] == low(position) && (!split_positions || index_high[i] == high(position));
       return hit ? static_cast<K>(Traits<T>::one) : K(0);
     };
-    simd::store_span<Arch>(p, n, stores, selected, selected_one);
+    simd::store_span<Target>(p, n, stores, selected, selected_one);
   }
 
   static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
@@ -77,14 +77,14 @@ struct Columns : Lanes<Arch, T> {
 
   template <bool Propagate>
   static void update_floats(const T* p, std::size_t n, K* key, K* index, std::uint64_t position) {
-    using F = xsimd::batch<T, Arch>;
+    using F = xsimd::batch<T, Target>;
     static_assert(F::size == lanes);
     const B pos(low(position));
     std::size_t i = 0;
     for (; i + lanes <= n; i += lanes) {
       const F x = F::load_unaligned(p + i);
       const F best = xsimd::bitwise_cast<F>(B::load_unaligned(key + i));
-      xsimd::batch_bool<T, Arch> wins;
+      xsimd::batch_bool<T, Target> wins;
       if constexpr (Propagate) wins = ~(best >= x) & (best == best);
       else wins = ~(x <= best) & (x == x);
       xsimd::bitwise_cast<B>(xsimd::select(wins, x, best)).store_unaligned(key + i);
@@ -116,7 +116,7 @@ struct Columns : Lanes<Arch, T> {
       if constexpr (float_compares) {
         std::copy(q, q + n, key);  // the values' bits
       } else {
-        for (; i + lanes <= n; i += lanes) key_of<Arch, T>(B::load_unaligned(q + i), nan).store_unaligned(key + i);
+        for (; i + lanes <= n; i += lanes) key_of<Target, T>(B::load_unaligned(q + i), nan).store_unaligned(key + i);
         for (; i < n; ++i) key[i] = key_at(p + i, nan_scalar);
       }
       std::fill(index, index + n, K(0));
@@ -129,7 +129,7 @@ struct Columns : Lanes<Arch, T> {
       return;
     }
     for (; i + lanes <= n; i += lanes) {
-      const B k = key_of<Arch, T>(B::load_unaligned(q + i), nan);
+      const B k = key_of<Target, T>(B::load_unaligned(q + i), nan);
       const B best = B::load_unaligned(key + i);
       const auto wins = k > best;
       xsimd::select(wins, k, best).store_unaligned(key + i);

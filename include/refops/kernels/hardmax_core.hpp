@@ -105,17 +105,17 @@ typename Traits<T>::K key_at(const T* p, typename Traits<T>::K nan) {
 }
 
 // The same key, one vector of raw bits at a time.
-template <class Arch, class T, class K = typename Traits<T>::K>
-xsimd::batch<K, Arch> key_of(const xsimd::batch<K, Arch>& bits, const xsimd::batch<K, Arch>& nan) {
-  using B = xsimd::batch<K, Arch>;
+template <class Target, class T, class K = typename Traits<T>::K>
+xsimd::batch<K, Target> key_of(const xsimd::batch<K, Target>& bits, const xsimd::batch<K, Target>& nan) {
+  using B = xsimd::batch<K, Target>;
   const B magnitude = bits & B(std::numeric_limits<K>::max());
   const B key = xsimd::select(bits < B(K(0)), B(K(0)) - magnitude, magnitude);
   return xsimd::select(magnitude > B(static_cast<K>(Traits<T>::inf)), nan, key);
 }
 
-template <class Arch, class T, class K = typename Traits<T>::K>
-xsimd::batch<K, Arch> load_key(const T* p, const xsimd::batch<K, Arch>& nan) {
-  return key_of<Arch, T>(xsimd::batch<K, Arch>::load_unaligned(reinterpret_cast<const K*>(p)), nan);
+template <class Target, class T, class K = typename Traits<T>::K>
+xsimd::batch<K, Target> load_key(const T* p, const xsimd::batch<K, Target>& nan) {
+  return key_of<Target, T>(xsimd::batch<K, Target>::load_unaligned(reinterpret_cast<const K*>(p)), nan);
 }
 
 // ---- The canonical problem. -----------------------------------------------------------------
@@ -200,11 +200,11 @@ void for_each_group(const simd::LoopNest<2>& kept, F&& f) {
 }
 
 // The key vector type and the output vectors.
-template <class Arch, class T>
+template <class Target, class T>
 struct Lanes {
   using U = typename Traits<T>::U;
   using K = typename Traits<T>::K;
-  using B = xsimd::batch<K, Arch>;
+  using B = xsimd::batch<K, Target>;
   static constexpr std::size_t lanes = B::size;
 
   // One output vector: T's 1 in lane `at` (when at < lanes) and 0 elsewhere.

@@ -19,9 +19,9 @@
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
-template <class Arch, class T>
-struct Rows : Lanes<Arch, T> {
-  using L = Lanes<Arch, T>;
+template <class Target, class T>
+struct Rows : Lanes<Target, T> {
+  using L = Lanes<Target, T>;
   using typename L::U, typename L::K, typename L::B;
   using L::lanes, L::one_hot_vector;
   // Elements per block. Each group rescans one block (to locate its first
@@ -40,7 +40,7 @@ struct Rows : Lanes<Arch, T> {
   // signed maximum above +inf's bits or an unsigned maximum above -inf's; such a block is
   // scanned again with keys. Exact either way.
 #if defined(__AVX2__)
-  static constexpr bool raw_extremes = std::is_base_of_v<xsimd::avx2, Arch> && sizeof(K) <= 4;
+  static constexpr bool raw_extremes = std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) <= 4;
 
   // Folds the n >= lanes elements at q into `best` like scan_block: 1 when their largest key
   // beats it (best updated), 0 when not, -1 when they hold a NaN (best untouched).
@@ -108,18 +108,18 @@ struct Rows : Lanes<Arch, T> {
     K block_best = best;
     if (n >= lanes) {
       // Two accumulators, so each max does not wait on the previous one.
-      B a0 = load_key<Arch, T>(p, nan), a1 = a0;
+      B a0 = load_key<Target, T>(p, nan), a1 = a0;
       for (i = lanes; i + 2 * lanes <= n; i += 2 * lanes) {
         // Rows of a page or so start on a page the hardware prefetcher has not followed into;
         // asking 2 KiB ahead keeps the next row on its way while this one is scanned.
         __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048);
         __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048 + 64);
-        a0 = simd::max_of<Arch>(a0, key_of<Arch, T>(B::load_unaligned(q + i), nan));
-        a1 = simd::max_of<Arch>(a1, key_of<Arch, T>(B::load_unaligned(q + i + lanes), nan));
+        a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i), nan));
+        a1 = simd::max_of<Target>(a1, key_of<Target, T>(B::load_unaligned(q + i + lanes), nan));
       }
-      for (; i + lanes <= n; i += lanes) a0 = simd::max_of<Arch>(a0, key_of<Arch, T>(B::load_unaligned(q + i), nan));
-      a0 = simd::max_of<Arch>(a0, a1);
-      if (xsimd::any(a0 > B(best))) block_best = simd::max_lane<Arch>(a0);
+      for (; i + lanes <= n; i += lanes) a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i), nan));
+      a0 = simd::max_of<Target>(a0, a1);
+      if (xsimd::any(a0 > B(best))) block_best = simd::max_lane<Target>(a0);
     }
     for (; i < n; ++i) {
       const K k = key_of_bits<T>(simd::to_bits(p[i]), nan_scalar);
@@ -139,7 +139,7 @@ struct Rows : Lanes<Arch, T> {
     const B target(best);
     std::size_t i = 0;
     for (; i + lanes <= n; i += lanes) {
-      const std::size_t lane = simd::first_true<Arch>(key_of<Arch, T>(B::load_unaligned(q + i), nan) == target);
+      const std::size_t lane = simd::first_true<Target>(key_of<Target, T>(B::load_unaligned(q + i), nan) == target);
       if (lane < lanes) return i + lane;
     }
     for (; i < n; ++i)
@@ -187,12 +187,12 @@ struct Rows : Lanes<Arch, T> {
   static std::size_t first_equal(const B* k, const B& top) {
     if constexpr (M * lanes <= 64) {
       std::uint64_t bits = 0;
-      for (std::size_t h = 0; h < M; ++h) bits |= simd::lane_bits<Arch>(k[h] == top) << (h * lanes);
+      for (std::size_t h = 0; h < M; ++h) bits |= simd::lane_bits<Target>(k[h] == top) << (h * lanes);
       return static_cast<std::size_t>(std::countr_zero(bits));
     } else {
       std::size_t at = M * lanes;
       for (std::size_t h = M; h-- > 0;) {
-        const std::size_t lane = simd::first_true<Arch>(k[h] == top);
+        const std::size_t lane = simd::first_true<Target>(k[h] == top);
         at = lane < lanes ? h * lanes + lane : at;
       }
       return at;
@@ -202,7 +202,7 @@ struct Rows : Lanes<Arch, T> {
   template <std::size_t M>
   static void write_short_row(U* o, std::size_t at, const Window& window, StoreStrategy stores) {
     const K* row = window.row_with_one_at(M * lanes, at);
-    simd::store_span<Arch>(reinterpret_cast<K*>(o), M * lanes, stores, [&](std::size_t i) { return B::load_unaligned(row + i); },
+    simd::store_span<Target>(reinterpret_cast<K*>(o), M * lanes, stores, [&](std::size_t i) { return B::load_unaligned(row + i); },
                            [&](std::size_t i) { return row[i]; });
   }
 
@@ -210,9 +210,9 @@ struct Rows : Lanes<Arch, T> {
   template <std::size_t M>
   static void short_row(const T* p, U* o, const B& nan, const Window& window, StoreStrategy stores) {
     B k[M];
-    B top = k[0] = load_key<Arch, T>(p, nan);
-    for (std::size_t h = 1; h < M; ++h) top = simd::max_of<Arch>(top, k[h] = load_key<Arch, T>(p + h * lanes, nan));
-    write_short_row<M>(o, first_equal<M>(k, simd::spread_max<Arch>(top)), window, stores);
+    B top = k[0] = load_key<Target, T>(p, nan);
+    for (std::size_t h = 1; h < M; ++h) top = simd::max_of<Target>(top, k[h] = load_key<Target, T>(p + h * lanes, nan));
+    write_short_row<M>(o, first_equal<M>(k, simd::spread_max<Target>(top)), window, stores);
   }
 
   // `lanes` rows of M vectors, row r at p + r * p_step, its output at o + r * o_step.
@@ -223,12 +223,12 @@ struct Rows : Lanes<Arch, T> {
     B top[lanes];
     for (std::size_t r = 0; r < lanes; ++r) {
       const T* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
-      top[r] = k[r][0] = load_key<Arch, T>(q, nan);
+      top[r] = k[r][0] = load_key<Target, T>(q, nan);
       for (std::size_t h = 1; h < M; ++h)
-        top[r] = simd::max_of<Arch>(top[r], k[r][h] = load_key<Arch, T>(q + h * lanes, nan));
+        top[r] = simd::max_of<Target>(top[r], k[r][h] = load_key<Target, T>(q + h * lanes, nan));
     }
     alignas(64) K best[lanes];
-    simd::lane_maxima<Arch, K>(top).store_aligned(best);
+    simd::lane_maxima<Target, K>(top).store_aligned(best);
     for (std::size_t r = 0; r < lanes; ++r)
       write_short_row<M>(o + static_cast<std::ptrdiff_t>(r) * o_step, first_equal<M>(k[r], B(best[r])), window, stores);
   }
@@ -241,7 +241,7 @@ struct Rows : Lanes<Arch, T> {
     for_each_group_run(kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::ptrdiff_t in_step, std::ptrdiff_t out_step,
                                  std::size_t count) {
       std::size_t j = 0;
-      if constexpr (simd::native_swizzle<Arch, K>) {
+      if constexpr (simd::native_swizzle<Target, K>) {
         const auto block_rows = static_cast<std::ptrdiff_t>(lanes);
         for (; j + lanes <= count; j += lanes, i += block_rows * in_step, o += block_rows * out_step)
           short_rows_block<M>(in + i, in_step, out + o, out_step, nan, window, stores);
@@ -261,7 +261,7 @@ struct Rows : Lanes<Arch, T> {
   static void write_part(U* p, std::size_t n, std::size_t one_at, StoreStrategy stores) {
     // Zeros but in the one vector that holds the 1 (one_at - i wraps above lanes elsewhere).
     const B zero(K(0));
-    simd::store_span<Arch>(
+    simd::store_span<Target>(
         reinterpret_cast<K*>(p), n, stores,
         [&](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; },
         [&](std::size_t i) { return i == one_at ? static_cast<K>(Traits<T>::one) : K(0); });

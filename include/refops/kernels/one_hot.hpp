@@ -12,7 +12,7 @@
 //   full 64-bit width: INT64_MIN, UINT64_MAX and values >= 2^32 never alias a valid position.
 //   (OpenVINO's ignore mode turns the negative wrap off: negative indices are all-off.)
 //
-// Paths: the scalar reference (every layout; the only code the scalar Arch runs) and, on vector
+// Paths: the scalar reference (every layout; the only code the scalar Target runs) and, on vector
 // Arches, two layouts people use, reached through canonicalization to outer x axis x inner:
 // - axis innermost and contiguous: rows of one to four vectors are compare-and-select vectors;
 //   longer rows are written a block of whole rows at a time through the store-span helper, the
@@ -150,19 +150,19 @@ void one_hot_reference(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& ne
 // single large memset is what reaches the string instructions' no-read-for-ownership path:
 // on the issue-10 Zen 3 host, rep stosb blocks of up to 16 MiB ran at plain-store speed), then
 // every OnValue, each a store into a line that may have left the cache (one line per sequence).
-template <class Arch, class I, class U>
+template <class Target, class I, class U>
 void one_hot_fill_then_patch(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t elements) {
-  simd::fill_span<Arch>(p.output, elements, p.off, StoreStrategy::rep);
+  simd::fill_span<Target>(p.output, elements, p.off, StoreStrategy::rep);
   const std::ptrdiff_t step = nest.strides[out_operand][axis_dimension(nest)];
   for_each_sequence(p, nest, [&](std::ptrdiff_t offset, std::uint64_t on_at) {
     if (on_at != no_position) p.output[offset + static_cast<std::ptrdiff_t>(on_at) * step] = p.on;
   });
 }
 
-// write_block's streaming form (Arch with streaming stores, element-aligned block).
-template <class Arch, class U>
+// write_block's streaming form (Target with streaming stores, element-aligned block).
+template <class Target, class U>
 void write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count) {
-  using batch = xsimd::batch<U, Arch>;
+  using batch = xsimd::batch<U, Target>;
   constexpr std::size_t lanes = batch::size, bytes = sizeof(batch);
   const auto address = reinterpret_cast<std::uintptr_t>(block);
   const std::size_t head = ((bytes - address % bytes) % bytes) / sizeof(U);  // first aligned vector
@@ -172,14 +172,14 @@ void write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_
   while (k < count) {
     const std::size_t start = head + (on_at[k] - head) / lanes * lanes;
     if (start + lanes > n) break;  // in the ragged tail: stored after
-    simd::fill_span<Arch>(block + done, start - done, off, StoreStrategy::stream);
+    simd::fill_span<Target>(block + done, start - done, off, StoreStrategy::stream);
     alignas(bytes) U lane_values[lanes];
     std::fill(lane_values, lane_values + lanes, off);
     for (; k < count && on_at[k] < start + lanes; ++k) lane_values[on_at[k] - start] = on;
-    simd::stream_store<Arch>(block + start, batch::load_aligned(lane_values));
+    simd::stream_store<Target>(block + start, batch::load_aligned(lane_values));
     done = start + lanes;
   }
-  simd::fill_span<Arch>(block + done, n - done, off, StoreStrategy::stream);
+  simd::fill_span<Target>(block + done, n - done, off, StoreStrategy::stream);
   for (std::size_t j = 0; j < in_head; ++j) block[on_at[j]] = on;
   for (std::size_t j = k; j < count; ++j) block[on_at[j]] = on;  // in the ragged tail
 }
@@ -189,16 +189,16 @@ void write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_
 // Stream: the block in runs of OffValue (fill_span) between the vectors that hold an OnValue,
 // each of those assembled in L1 and streamed whole, so no streamed line is read back; an
 // OnValue whose vector crosses the block's edge is stored after, with a plain store.
-template <class Arch, class U>
+template <class Target, class U>
 void write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
                  StoreStrategy stores) {
-  if constexpr (simd::has_streaming_stores<Arch>) {
+  if constexpr (simd::has_streaming_stores<Target>) {
     if (stores == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(block) % sizeof(U) == 0) {
-      write_block_streamed<Arch>(block, n, off, on, on_at, count);
+      write_block_streamed<Target>(block, n, off, on, on_at, count);
       return;
     }
   }
-  simd::fill_span<Arch>(block, n, off, stores);
+  simd::fill_span<Target>(block, n, off, stores);
   for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
 }
 
@@ -210,17 +210,17 @@ inline constexpr std::size_t max_rows_per_block = 512;
 // Rows of one to four whole vectors, contiguous with each other (depth 16 FLOAT32): each
 // vector is select(lane position == the row's position, OnValue, OffValue), stored once.
 // Needs length a multiple of the lane count and below U's maximum (positions in U lanes).
-template <class Arch, class I, class U>
+template <class Target, class I, class U>
 void one_hot_short_rows(const OneHotProblem<I, U>& p, U* out, const I* index, std::ptrdiff_t index_step,
                         std::size_t rows, std::size_t length, StoreStrategy stores) {
-  using batch = xsimd::batch<U, Arch>;
+  using batch = xsimd::batch<U, Target>;
   constexpr std::size_t lanes = batch::size;
   constexpr U none = std::numeric_limits<U>::max();
   const batch on(p.on), off(p.off);
   alignas(sizeof(batch)) U iota_values[lanes];
   for (std::size_t i = 0; i < lanes; ++i) iota_values[i] = static_cast<U>(i);
   const batch iota = batch::load_aligned(iota_values), step(static_cast<U>(lanes));
-  const bool streaming = stores == StoreStrategy::stream && simd::has_streaming_stores<Arch> &&
+  const bool streaming = stores == StoreStrategy::stream && simd::has_streaming_stores<Target> &&
                          reinterpret_cast<std::uintptr_t>(out) % sizeof(batch) == 0;
   auto each_row = [&](auto store) {
     for (std::size_t r = 0; r < rows; ++r, out += length, index += index_step) {
@@ -230,9 +230,9 @@ void one_hot_short_rows(const OneHotProblem<I, U>& p, U* out, const I* index, st
       for (std::size_t c = 0; c < length; c += lanes, lane += step) store(out + c, xsimd::select(lane == position, on, off));
     }
   };
-  if constexpr (simd::has_streaming_stores<Arch>) {
+  if constexpr (simd::has_streaming_stores<Target>) {
     if (streaming) {  // rows are whole vectors, so every vector is aligned
-      each_row([](U* q, const batch& v) { simd::stream_store<Arch>(q, v); });
+      each_row([](U* q, const batch& v) { simd::stream_store<Target>(q, v); });
       return;
     }
   }
@@ -241,7 +241,7 @@ void one_hot_short_rows(const OneHotProblem<I, U>& p, U* out, const I* index, st
 
 // Axis innermost with stride 1: blocks of whole rows (several rows at once when they are
 // contiguous with each other, so short rows still get whole-vector stores).
-template <class Arch, class I, class U>
+template <class Target, class I, class U>
 void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t a,
                   StoreStrategy stores) {
   const std::size_t length = nest.sizes[a];
@@ -257,12 +257,12 @@ void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, s
     index_step = outer.strides[index_operand][outer_rank];
   }
   const bool rows_touch = row_step == static_cast<std::ptrdiff_t>(length) || rows == 1;
-  if constexpr (simd::is_vector_arch<Arch>) {
-    constexpr std::size_t lanes = xsimd::batch<U, Arch>::size;
+  if constexpr (simd::is_vector_arch<Target>) {
+    constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
     if (rows_touch && stores != StoreStrategy::rep && length % lanes == 0 && length <= 4 * lanes &&
         length < std::numeric_limits<U>::max()) {
       simd::for_each_offset(outer, outer_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
-        one_hot_short_rows<Arch>(p, p.output + offset[out_operand], p.indices + offset[index_operand], index_step,
+        one_hot_short_rows<Target>(p, p.output + offset[out_operand], p.indices + offset[index_operand], index_step,
                                  rows, length, stores);
       });
       return;
@@ -283,7 +283,7 @@ void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, s
             one_hot_position(index[static_cast<std::ptrdiff_t>(k) * index_step], length, p.wrap_negative);
         if (at != no_position) on_at[count++] = k * length + static_cast<std::size_t>(at);
       }
-      write_block<Arch>(out, n_rows * length, p.off, p.on, on_at, count, stores);
+      write_block<Target>(out, n_rows * length, p.off, p.on, on_at, count, stores);
     }
   });
 }
@@ -296,10 +296,10 @@ inline constexpr std::size_t inner_tile = 1024;
 // indices once into positions of U's width (no_position becomes U's maximum, which no valid
 // position reaches since L <= that maximum), then for every sequence position j store
 // select(position == j, on, off) over the tile through the store-span helper.
-template <class Arch, class I, class U>
+template <class Target, class I, class U>
 void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t a,
                    std::size_t inner, StoreStrategy stores) {
-  using batch = xsimd::batch<U, Arch>;
+  using batch = xsimd::batch<U, Target>;
   constexpr U none = std::numeric_limits<U>::max();
   const std::size_t length = nest.sizes[a];
   const std::ptrdiff_t step = nest.strides[out_operand][a];
@@ -323,7 +323,7 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
       for (std::size_t j = 0; j < length; ++j) {
         const U here = static_cast<U>(j);
         const batch j_vector(here);
-        simd::store_span<Arch>(
+        simd::store_span<Target>(
             tile + static_cast<std::ptrdiff_t>(j) * step, n, stores,
             [&](std::size_t k) { return xsimd::select(batch::load_unaligned(position + k) == j_vector, on, off); },
             [&](std::size_t k) { return position[k] == here ? p.on : p.off; });
@@ -334,10 +334,10 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
 
 // The store strategy for the whole call, and the paths: the dimension with output stride 1
 // decides.
-template <class Arch, class I, class U>
+template <class Target, class I, class U>
 void one_hot_bits(const OneHotProblem<I, U>& p) {
   const simd::LoopNest<2> nest = one_hot_nest(p);
-  if constexpr (simd::is_vector_arch<Arch>) {
+  if constexpr (simd::is_vector_arch<Target>) {
     const std::size_t a = axis_dimension(nest);
     std::size_t unit = nest.rank;
     for (std::size_t d = nest.rank; d-- > 0;)
@@ -348,20 +348,20 @@ void one_hot_bits(const OneHotProblem<I, U>& p) {
     std::size_t elements = 1;
     for (std::uint32_t s : p.sizes) elements *= s;
     const std::size_t contiguous = contiguous_elements(nest);
-    const StoreStrategy stores = simd::choose_stores<Arch>(
+    const StoreStrategy stores = simd::choose_stores<Target>(
         p.stores, {elements * sizeof(U), p.off == 0 && contiguous != 0, nest.sizes[a] * sizeof(U)});
     if (stores == StoreStrategy::rep && contiguous != 0) {
-      one_hot_fill_then_patch<Arch>(p, nest, contiguous);
+      one_hot_fill_then_patch<Target>(p, nest, contiguous);
       return;
     }
     if (unit == a) {
-      one_hot_rows<Arch>(p, nest, a, stores);
-      simd::finish_stores<Arch>(stores);
+      one_hot_rows<Target>(p, nest, a, stores);
+      simd::finish_stores<Target>(stores);
       return;
     }
     if (unit < nest.rank && nest.sizes[a] <= std::numeric_limits<U>::max()) {
-      one_hot_inner<Arch>(p, nest, a, unit, stores);
-      simd::finish_stores<Arch>(stores);
+      one_hot_inner<Target>(p, nest, a, unit, stores);
+      simd::finish_stores<Target>(stores);
       return;
     }
   }
@@ -376,8 +376,8 @@ const T* on_value_of(TensorView<const T> values) {
   return values.data();
 }
 
-// The typed kernel on an explicit Arch; `wrap_negative` false is OpenVINO's ignore mode.
-template <class Arch, class I, class T>
+// The typed kernel on an explicit Target; `wrap_negative` false is OpenVINO's ignore mode.
+template <class Target, class I, class T>
 void one_hot(TensorView<const I> indices, TensorView<const T> values, TensorView<T> output,
              std::uint32_t axis, bool wrap_negative = true) {
   using U = simd::bits_t<T>;
@@ -391,7 +391,7 @@ void one_hot(TensorView<const I> indices, TensorView<const T> values, TensorView
                                     simd::to_bits(*values.data()),
                                     simd::to_bits(*on_value_of(values)),
                                     wrap_negative};
-  one_hot_bits<Arch>(problem);
+  one_hot_bits<Target>(problem);
 }
 
 }  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::one_hot_detail

@@ -1,8 +1,8 @@
-// What every kernel shares about instruction sets: the Arch tags kernels are templated on, the
+// What every kernel shares about instruction sets: the Target tags kernels are templated on, the
 // element bit patterns that fill kernels work in, and the store strategy with the one store-span
 // helper every kernel writes its runs through (plain, streaming or rep-string stores).
 //
-// Kernels always name their Arch explicitly (never xsimd's default batch), because one build of
+// Kernels always name their Target explicitly (never xsimd's default batch), because one build of
 // refops compiles the same kernel template once per instruction set, each in its own
 // translation unit (src/arch/). The header-only layer uses default_arch: the best one the
 // consumer's compiler flags allow.
@@ -37,8 +37,8 @@ struct scalar_arch {
   static constexpr const char* name() { return "scalar"; }
 };
 
-template <class Arch>
-inline constexpr bool is_vector_arch = !std::is_same_v<Arch, scalar_arch>;
+template <class Target>
+inline constexpr bool is_vector_arch = !std::is_same_v<Target, scalar_arch>;
 
 #if XSIMD_WITH_SSE2 || XSIMD_WITH_NEON64
 using default_arch = xsimd::default_arch;
@@ -64,12 +64,12 @@ bits_t<T> to_bits(T value) {
 }
 
 // Stores `count` copies of `pattern` at p (any alignment).
-template <class Arch, class U>
+template <class Target, class U>
 void fill(U* p, std::size_t count, U pattern) {
   static_assert(std::is_unsigned_v<U>);
   std::size_t i = 0;
-  if constexpr (is_vector_arch<Arch>) {
-    using batch = xsimd::batch<U, Arch>;
+  if constexpr (is_vector_arch<Target>) {
+    using batch = xsimd::batch<U, Target>;
     constexpr std::size_t lanes = batch::size;
     const batch v(pattern);
     for (; i + 4 * lanes <= count; i += 4 * lanes) {
@@ -87,44 +87,44 @@ void fill(U* p, std::size_t count, U pattern) {
   for (; i < count; ++i) p[i] = pattern;
 }
 
-// True when this Arch can store around the cache (non-temporal stores).
-template <class Arch>
+// True when this Target can store around the cache (non-temporal stores).
+template <class Target>
 inline constexpr bool has_streaming_stores =
 #if defined(__AVX512F__)
-    std::is_base_of_v<xsimd::avx512f, Arch> ||
+    std::is_base_of_v<xsimd::avx512f, Target> ||
 #endif
 #if defined(__AVX2__)
-    std::is_base_of_v<xsimd::avx2, Arch> ||
+    std::is_base_of_v<xsimd::avx2, Target> ||
 #endif
 #if defined(__SSE2__)
-    std::is_base_of_v<xsimd::sse2, Arch> ||
+    std::is_base_of_v<xsimd::sse2, Target> ||
 #endif
     false;
 
 // Stores the vector `v` at the vector-aligned address p around the cache. Only for
-// has_streaming_stores<Arch>.
-template <class Arch, class U>
-void stream_store(U* p, const xsimd::batch<U, Arch>& v) {
+// has_streaming_stores<Target>.
+template <class Target, class U>
+void stream_store(U* p, const xsimd::batch<U, Target>& v) {
 #if defined(__AVX512F__)
-  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(p), xsimd::bitwise_cast<xsimd::batch<std::int32_t, Arch>>(v));
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) {
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(p), xsimd::bitwise_cast<xsimd::batch<std::int32_t, Target>>(v));
     return;
   } else
 #endif
 #if defined(__AVX2__)
-  if constexpr (std::is_base_of_v<xsimd::avx2, Arch>) {
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), xsimd::bitwise_cast<xsimd::batch<std::int32_t, Arch>>(v));
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target>) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), xsimd::bitwise_cast<xsimd::batch<std::int32_t, Target>>(v));
     return;
   } else
 #endif
 #if defined(__SSE2__)
-  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {
-    _mm_stream_si128(reinterpret_cast<__m128i*>(p), xsimd::bitwise_cast<xsimd::batch<std::int32_t, Arch>>(v));
+  if constexpr (std::is_base_of_v<xsimd::sse2, Target>) {
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p), xsimd::bitwise_cast<xsimd::batch<std::int32_t, Target>>(v));
     return;
   } else
 #endif
   {
-    static_assert(has_streaming_stores<Arch>, "no streaming stores on this Arch");
+    static_assert(has_streaming_stores<Target>, "no streaming stores on this Target");
   }
 }
 
@@ -175,36 +175,36 @@ inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 // - outputs smaller than the last-level cache: plain (the output can stay in the cache for
 //   whoever reads it next);
 // - other large outputs: stream.
-template <class Arch>
+template <class Target>
 StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs) {
   if (request.forced) return *request.forced;
   if (const auto env = stores_from_environment()) return *env;
   if (needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse) return StoreStrategy::rep;
   const std::size_t bytes = std::max(request.call_bytes, needs.output_bytes);
   if (bytes < streaming_threshold_bytes()) return StoreStrategy::plain;
-  return has_streaming_stores<Arch> ? StoreStrategy::stream : StoreStrategy::plain;
+  return has_streaming_stores<Target> ? StoreStrategy::stream : StoreStrategy::plain;
 }
 
 // Orders streaming stores before whatever the caller does next (the output is complete and
 // visible to other threads when the kernel returns).
-template <class Arch>
+template <class Target>
 void streaming_fence() {
 #if defined(__SSE2__)
-  if constexpr (has_streaming_stores<Arch>) _mm_sfence();
+  if constexpr (has_streaming_stores<Target>) _mm_sfence();
 #endif
 }
-template <class Arch>
+template <class Target>
 void finish_stores(StoreStrategy s) {
-  if (s == StoreStrategy::stream) streaming_fence<Arch>();
+  if (s == StoreStrategy::stream) streaming_fence<Target>();
 }
 
 // Stores the vector v at p (any alignment): streamed when `s` is stream and p is
 // vector-aligned, else a plain unaligned store.
-template <class Arch, class U>
-void store_batch(U* p, const xsimd::batch<U, Arch>& v, StoreStrategy s) {
-  if constexpr (has_streaming_stores<Arch>) {
+template <class Target, class U>
+void store_batch(U* p, const xsimd::batch<U, Target>& v, StoreStrategy s) {
+  if constexpr (has_streaming_stores<Target>) {
     if (s == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(p) % sizeof(v) == 0) {
-      stream_store<Arch>(p, v);
+      stream_store<Target>(p, v);
       return;
     }
   }
@@ -217,19 +217,19 @@ void store_batch(U* p, const xsimd::batch<U, Arch>& v, StoreStrategy s) {
 // neighbour (the same bits stored twice while in L1), so element_at is used only below one
 // vector. With `stream`, the vectors from the first vector-aligned address on are streamed;
 // a misaligned head is a plain store. (rep has no meaning for computed vectors: plain.)
-template <class Arch, class U, class VectorAt, class ElementAt>
+template <class Target, class U, class VectorAt, class ElementAt>
 void store_span(U* p, std::size_t n, StoreStrategy s, VectorAt&& vector_at, ElementAt&& element_at) {
-  if constexpr (is_vector_arch<Arch>) {
-    using batch = xsimd::batch<U, Arch>;
+  if constexpr (is_vector_arch<Target>) {
+    using batch = xsimd::batch<U, Target>;
     constexpr std::size_t lanes = batch::size;
     if (n >= lanes) {
       std::size_t i = 0;
-      if (s == StoreStrategy::stream && has_streaming_stores<Arch>) {
+      if (s == StoreStrategy::stream && has_streaming_stores<Target>) {
         const auto address = reinterpret_cast<std::uintptr_t>(p);
         const std::size_t head = ((sizeof(batch) - address % sizeof(batch)) % sizeof(batch)) / sizeof(U);
         if (address % sizeof(U) == 0 && head + lanes <= n) {
           if (head != 0) vector_at(std::size_t{0}).store_unaligned(p);
-          for (i = head; i + lanes <= n; i += lanes) store_batch<Arch>(p + i, vector_at(i), s);
+          for (i = head; i + lanes <= n; i += lanes) store_batch<Target>(p + i, vector_at(i), s);
           if (i < n) vector_at(n - lanes).store_unaligned(p + n - lanes);
           return;
         }
@@ -259,7 +259,7 @@ bool bytes_uniform(U pattern) {
 // Fills by the string instructions: memset when the pattern's bytes are uniform; otherwise on
 // x86-64 `rep stosq` of the pattern repeated to 8 bytes (after element stores up to an 8-byte
 // boundary); elsewhere plain vector stores.
-template <class Arch, class U>
+template <class Target, class U>
 void rep_fill(U* p, std::size_t n, U pattern) {
   if (bytes_uniform(pattern)) {
     std::memset(p, static_cast<unsigned char>(pattern & 0xFF), n * sizeof(U));
@@ -279,33 +279,33 @@ void rep_fill(U* p, std::size_t n, U pattern) {
     return;
   }
 #endif
-  fill<Arch>(p, n, pattern);
+  fill<Target>(p, n, pattern);
 }
 
 // n copies of `pattern` at p by strategy s.
-template <class Arch, class U>
+template <class Target, class U>
 void fill_span(U* p, std::size_t n, U pattern, StoreStrategy s) {
   static_assert(std::is_unsigned_v<U>);
   if (s == StoreStrategy::rep) {
-    rep_fill<Arch>(p, n, pattern);
-  } else if (s == StoreStrategy::stream && has_streaming_stores<Arch>) {
-    if constexpr (is_vector_arch<Arch>) {
-      const xsimd::batch<U, Arch> v(pattern);
-      store_span<Arch>(p, n, s, [&](std::size_t) { return v; }, [&](std::size_t) { return pattern; });
+    rep_fill<Target>(p, n, pattern);
+  } else if (s == StoreStrategy::stream && has_streaming_stores<Target>) {
+    if constexpr (is_vector_arch<Target>) {
+      const xsimd::batch<U, Target> v(pattern);
+      store_span<Target>(p, n, s, [&](std::size_t) { return v; }, [&](std::size_t) { return pattern; });
     }
   } else {
-    fill<Arch>(p, n, pattern);
+    fill<Target>(p, n, pattern);
   }
 }
 
 // n elements from src to dst (not overlapping) by strategy s: rep and plain are memcpy (the
 // C library's copy, rep movsb on x86 for long runs).
-template <class Arch, class U>
+template <class Target, class U>
 void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s) {
-  if constexpr (is_vector_arch<Arch> && has_streaming_stores<Arch>) {
+  if constexpr (is_vector_arch<Target> && has_streaming_stores<Target>) {
     if (s == StoreStrategy::stream) {
-      using batch = xsimd::batch<U, Arch>;
-      store_span<Arch>(dst, n, s, [&](std::size_t i) { return batch::load_unaligned(src + i); },
+      using batch = xsimd::batch<U, Target>;
+      store_span<Target>(dst, n, s, [&](std::size_t i) { return batch::load_unaligned(src + i); },
                        [&](std::size_t i) { return src[i]; });
       return;
     }
@@ -313,11 +313,11 @@ void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s) {
   std::memcpy(dst, src, n * sizeof(U));
 }
 
-// fill() with streaming stores (fill_span's stream strategy). Call streaming_fence<Arch>() once
+// fill() with streaming stores (fill_span's stream strategy). Call streaming_fence<Target>() once
 // after the last one.
-template <class Arch, class U>
+template <class Target, class U>
 void stream_fill(U* p, std::size_t count, U pattern) {
-  fill_span<Arch>(p, count, pattern, StoreStrategy::stream);
+  fill_span<Target>(p, count, pattern, StoreStrategy::stream);
 }
 
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI
@@ -334,27 +334,27 @@ inline std::size_t lowest_lane(std::uint64_t mask, std::size_t bits_per_lane, st
 
 // The first lane that is true, or the lane count when none is. Each x86 level reads its own
 // mask register; other Arches go through memory.
-template <class Arch, class K>
-std::size_t first_true(const xsimd::batch_bool<K, Arch>& b) {
-  constexpr std::size_t lanes = xsimd::batch<K, Arch>::size;
+template <class Target, class K>
+std::size_t first_true(const xsimd::batch_bool<K, Target>& b) {
+  constexpr std::size_t lanes = xsimd::batch<K, Target>::size;
 #if defined(__AVX512F__)
-  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>)
-    return lowest_lane(static_cast<typename xsimd::batch_bool<K, Arch>::register_type>(b), 1, lanes);
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>)
+    return lowest_lane(static_cast<typename xsimd::batch_bool<K, Target>::register_type>(b), 1, lanes);
   else
 #endif
 #if defined(__AVX2__)
-  if constexpr (std::is_base_of_v<xsimd::avx2, Arch>)
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target>)
     return lowest_lane(static_cast<std::uint32_t>(_mm256_movemask_epi8(static_cast<__m256i>(b))), sizeof(K), lanes);
   else
 #endif
 #if defined(__SSE2__)
-  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>)
+  if constexpr (std::is_base_of_v<xsimd::sse2, Target>)
     return lowest_lane(static_cast<std::uint32_t>(_mm_movemask_epi8(static_cast<__m128i>(b))), sizeof(K), lanes);
   else
 #endif
   {
     alignas(64) K flags[lanes];
-    xsimd::select(b, xsimd::batch<K, Arch>(K(1)), xsimd::batch<K, Arch>(K(0))).store_aligned(flags);
+    xsimd::select(b, xsimd::batch<K, Target>(K(1)), xsimd::batch<K, Target>(K(0))).store_aligned(flags);
     for (std::size_t i = 0; i < lanes; ++i)
       if (flags[i] != 0) return i;
     return lanes;
@@ -363,34 +363,34 @@ std::size_t first_true(const xsimd::batch_bool<K, Arch>& b) {
 
 // One bit per lane (bit i: lane i is true), for up to 64 lanes: the mask register on AVX-512,
 // a movemask on SSE2 and AVX2 (16-bit lanes packed to bytes first), memory elsewhere.
-template <class Arch, class K>
-std::uint64_t lane_bits(const xsimd::batch_bool<K, Arch>& b) {
-  constexpr std::size_t lanes = xsimd::batch<K, Arch>::size;
+template <class Target, class K>
+std::uint64_t lane_bits(const xsimd::batch_bool<K, Target>& b) {
+  constexpr std::size_t lanes = xsimd::batch<K, Target>::size;
 #if defined(__AVX512F__)
-  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>)
-    return static_cast<std::uint64_t>(static_cast<typename xsimd::batch_bool<K, Arch>::register_type>(b));
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>)
+    return static_cast<std::uint64_t>(static_cast<typename xsimd::batch_bool<K, Target>::register_type>(b));
   else
 #endif
 #if defined(__AVX2__)
-  if constexpr (std::is_base_of_v<xsimd::avx2, Arch> && sizeof(K) == 4) {
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 4) {
     return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(static_cast<__m256i>(b))));
-  } else if constexpr (std::is_base_of_v<xsimd::avx2, Arch> && sizeof(K) == 2) {
+  } else if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 2) {
     const __m256i i = static_cast<__m256i>(b);
     const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_packs_epi16(i, i)));
     return (m & 0xFFu) | ((m >> 8) & 0xFF00u);  // the pack works within 128-bit halves
   } else
 #endif
 #if defined(__SSE2__)
-  if constexpr (std::is_base_of_v<xsimd::sse2, Arch> && sizeof(K) == 4) {
+  if constexpr (std::is_base_of_v<xsimd::sse2, Target> && sizeof(K) == 4) {
     return static_cast<std::uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(static_cast<__m128i>(b))));
-  } else if constexpr (std::is_base_of_v<xsimd::sse2, Arch> && sizeof(K) == 2) {
+  } else if constexpr (std::is_base_of_v<xsimd::sse2, Target> && sizeof(K) == 2) {
     const __m128i i = static_cast<__m128i>(b);
     return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(i, i))) & 0xFFu;
   } else
 #endif
   {
     alignas(64) K flags[lanes];
-    xsimd::select(b, xsimd::batch<K, Arch>(K(1)), xsimd::batch<K, Arch>(K(0))).store_aligned(flags);
+    xsimd::select(b, xsimd::batch<K, Target>(K(1)), xsimd::batch<K, Target>(K(0))).store_aligned(flags);
     std::uint64_t bits = 0;
     for (std::size_t i = 0; i < lanes; ++i) bits |= static_cast<std::uint64_t>(flags[i] != 0) << i;
     return bits;
@@ -400,24 +400,24 @@ std::uint64_t lane_bits(const xsimd::batch_bool<K, Arch>& b) {
 // The larger of two signed integer vectors, lane by lane. The native instruction on AVX2 (and
 // 16-bit lanes on SSE2); elsewhere a compare-and-select: GCC 12 warns (-Wmaybe-uninitialized,
 // an error here) inside its own _mm512_max_epi32 header code, and SSE2 has no 32-bit max.
-template <class Arch, class K>
-xsimd::batch<K, Arch> max_of(const xsimd::batch<K, Arch>& a, const xsimd::batch<K, Arch>& b) {
+template <class Target, class K>
+xsimd::batch<K, Target> max_of(const xsimd::batch<K, Target>& a, const xsimd::batch<K, Target>& b) {
   static_assert(std::is_signed_v<K> && std::is_integral_v<K>);
-  using B = xsimd::batch<K, Arch>;
+  using B = xsimd::batch<K, Target>;
 #if defined(__AVX2__)
-  if constexpr (std::is_base_of_v<xsimd::avx2, Arch> && sizeof(K) == 4) return B(_mm256_max_epi32(a, b));
-  if constexpr (std::is_base_of_v<xsimd::avx2, Arch> && sizeof(K) == 2) return B(_mm256_max_epi16(a, b));
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 4) return B(_mm256_max_epi32(a, b));
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 2) return B(_mm256_max_epi16(a, b));
 #endif
 #if defined(__SSE2__)
-  if constexpr (std::is_base_of_v<xsimd::sse2, Arch> && sizeof(K) == 2) return B(_mm_max_epi16(a, b));
+  if constexpr (std::is_base_of_v<xsimd::sse2, Target> && sizeof(K) == 2) return B(_mm_max_epi16(a, b));
 #endif
   return xsimd::select(b > a, b, a);
 }
 
 // The largest lane, through memory (a fallback where no native lane swap exists).
-template <class Arch, class K>
-K max_lane(const xsimd::batch<K, Arch>& v) {
-  constexpr std::size_t lanes = xsimd::batch<K, Arch>::size;
+template <class Target, class K>
+K max_lane(const xsimd::batch<K, Target>& v) {
+  constexpr std::size_t lanes = xsimd::batch<K, Target>::size;
   alignas(64) K lane[lanes];
   v.store_aligned(lane);
   K m = lane[0];
@@ -427,19 +427,19 @@ K max_lane(const xsimd::batch<K, Arch>& v) {
 
 // Whether swap_lanes<S> on K lanes is one native shuffle: 32- and 64-bit lanes on x86, 16-bit
 // lanes only with AVX512BW. Elsewhere xsimd 8.1 would emulate it, and max_lane is cheaper.
-template <class Arch, class K>
+template <class Target, class K>
 inline constexpr bool native_swizzle =
 #if defined(__AVX512BW__)
-    std::is_base_of_v<xsimd::avx512bw, Arch> ||
+    std::is_base_of_v<xsimd::avx512bw, Target> ||
 #endif
 #if defined(__AVX512F__)
-    (sizeof(K) >= 4 && std::is_base_of_v<xsimd::avx512f, Arch>) ||
+    (sizeof(K) >= 4 && std::is_base_of_v<xsimd::avx512f, Target>) ||
 #endif
 #if defined(__AVX2__)
-    (sizeof(K) >= 4 && std::is_base_of_v<xsimd::avx2, Arch>) ||
+    (sizeof(K) >= 4 && std::is_base_of_v<xsimd::avx2, Target>) ||
 #endif
 #if defined(__SSE2__)
-    (sizeof(K) >= 4 && std::is_base_of_v<xsimd::sse2, Arch>) ||
+    (sizeof(K) >= 4 && std::is_base_of_v<xsimd::sse2, Target>) ||
 #endif
     false;
 
@@ -452,15 +452,15 @@ struct XorLane {
   static constexpr std::size_t get(std::size_t i, std::size_t) { return i ^ S; }
 };
 
-// v with each lane i moved to lane i ^ S (only where native_swizzle<Arch, K>). On AVX-512 the
+// v with each lane i moved to lane i ^ S (only where native_swizzle<Target, K>). On AVX-512 the
 // zero-masking permute with every lane selected: GCC 12's plain _mm512_permutexvar_* (what
 // xsimd::swizzle calls) reports -Wmaybe-uninitialized inside its own header, an error here.
-template <std::size_t S, class Arch, class K>
-xsimd::batch<K, Arch> swap_lanes(const xsimd::batch<K, Arch>& v) {
-  using B = xsimd::batch<K, Arch>;
-  using Index = xsimd::batch<std::make_unsigned_t<K>, Arch>;
+template <std::size_t S, class Target, class K>
+xsimd::batch<K, Target> swap_lanes(const xsimd::batch<K, Target>& v) {
+  using B = xsimd::batch<K, Target>;
+  using Index = xsimd::batch<std::make_unsigned_t<K>, Target>;
 #if defined(__AVX512F__)
-  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) {
     const __m512i i = Index(xsimd::make_batch_constant<Index, XorLane<S>>()), x = xsimd::bitwise_cast<B>(v);
     if constexpr (sizeof(K) == 8) return B(_mm512_maskz_permutexvar_epi64(__mmask8(0xFF), i, x));
     else if constexpr (sizeof(K) == 4) return B(_mm512_maskz_permutexvar_epi32(__mmask16(0xFFFF), i, x));
@@ -476,14 +476,14 @@ xsimd::batch<K, Arch> swap_lanes(const xsimd::batch<K, Arch>& v) {
 
 // Every lane gets the largest lane of v: a butterfly of lane swaps at distance S, S/2, ..., 1
 // where swaps are native, max_lane elsewhere.
-template <class Arch, class K, std::size_t S = xsimd::batch<K, Arch>::size / 2>
-xsimd::batch<K, Arch> spread_max(const xsimd::batch<K, Arch>& v) {
-  if constexpr (!native_swizzle<Arch, K>) {
-    return xsimd::batch<K, Arch>(max_lane<Arch>(v));
+template <class Target, class K, std::size_t S = xsimd::batch<K, Target>::size / 2>
+xsimd::batch<K, Target> spread_max(const xsimd::batch<K, Target>& v) {
+  if constexpr (!native_swizzle<Target, K>) {
+    return xsimd::batch<K, Target>(max_lane<Target>(v));
   } else if constexpr (S == 0) {
     return v;
   } else {
-    return spread_max<Arch, K, S / 2>(max_of<Arch>(v, swap_lanes<S>(v)));
+    return spread_max<Target, K, S / 2>(max_of<Target>(v, swap_lanes<S>(v)));
   }
 }
 
@@ -493,7 +493,7 @@ xsimd::batch<K, Arch> spread_max(const xsimd::batch<K, Arch>& v) {
 // bit S is clear carry v[r]'s partial maxima, the others v[r + S]'s, so a level costs two
 // blends, one lane swap and one maximum for two vectors, and log2(lanes) levels leave lane r
 // holding row r: about four operations per vector instead of a butterfly per vector. Only where
-// native_swizzle<Arch, K>.
+// native_swizzle<Target, K>.
 template <std::size_t S>
 struct BitClear {
   static constexpr bool get(std::size_t i, std::size_t) { return (i & S) == 0; }
@@ -502,11 +502,11 @@ struct BitClear {
 // a in the lanes whose bit S is clear, b in the others. On AVX-512 a masked blend: xsimd 8.1
 // splits 16-bit selects into halves there, and GCC 12 then reports -Wuninitialized inside its
 // own _mm512_extractf64x4_pd header code.
-template <std::size_t S, class Arch, class K>
-xsimd::batch<K, Arch> blend_by_bit(const xsimd::batch<K, Arch>& a, const xsimd::batch<K, Arch>& b) {
-  using B = xsimd::batch<K, Arch>;
+template <std::size_t S, class Target, class K>
+xsimd::batch<K, Target> blend_by_bit(const xsimd::batch<K, Target>& a, const xsimd::batch<K, Target>& b) {
+  using B = xsimd::batch<K, Target>;
 #if defined(__AVX512F__)
-  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) {
     std::uint64_t set = 0;  // the lanes that take b
     for (std::size_t i = 0; i < B::size; ++i) set |= static_cast<std::uint64_t>((i & S) != 0) << i;
     if constexpr (sizeof(K) == 8) return B(_mm512_mask_blend_epi64(static_cast<__mmask8>(set), a, b));
@@ -520,17 +520,17 @@ xsimd::batch<K, Arch> blend_by_bit(const xsimd::batch<K, Arch>& a, const xsimd::
     return xsimd::select(xsimd::make_batch_bool_constant<B, BitClear<S>>(), a, b);
   }
 }
-template <class Arch, class K, std::size_t S = xsimd::batch<K, Arch>::size / 2>
-[[gnu::always_inline]] inline xsimd::batch<K, Arch> lane_maxima(xsimd::batch<K, Arch>* v) {
-  using B = xsimd::batch<K, Arch>;
+template <class Target, class K, std::size_t S = xsimd::batch<K, Target>::size / 2>
+[[gnu::always_inline]] inline xsimd::batch<K, Target> lane_maxima(xsimd::batch<K, Target>* v) {
+  using B = xsimd::batch<K, Target>;
   if constexpr (S == 0) {
     return v[0];
   } else {
     for (std::size_t r = 0; r < S; ++r) {
       const B a = v[r], b = v[r + S];
-      v[r] = max_of<Arch>(blend_by_bit<S>(a, b), swap_lanes<S>(blend_by_bit<S>(b, a)));
+      v[r] = max_of<Target>(blend_by_bit<S>(a, b), swap_lanes<S>(blend_by_bit<S>(b, a)));
     }
-    return lane_maxima<Arch, K, S / 2>(v);
+    return lane_maxima<Target, K, S / 2>(v);
   }
 }
 
