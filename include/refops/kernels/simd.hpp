@@ -403,7 +403,7 @@ std::uint64_t lane_bits(const xsimd::batch_bool<K, Target>& b) {
 template <class Target, class K>
 xsimd::batch<K, Target> max_of(const xsimd::batch<K, Target>& a, const xsimd::batch<K, Target>& b) {
   static_assert(std::is_signed_v<K> && std::is_integral_v<K>);
-  using B = xsimd::batch<K, Target>;
+  using B [[maybe_unused]] = xsimd::batch<K, Target>;  // unused where no native max applies (NEON)
 #if defined(__AVX2__)
   if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 4) return B(_mm256_max_epi32(a, b));
   if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 2) return B(_mm256_max_epi16(a, b));
