@@ -101,7 +101,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     calc = calc_buffer_tensor_size(desc);
   } catch (const Error& e) {
-    FUZZ_CHECK(e.diagnostics().size() == 1, "calc_buffer_tensor_size threw without one diagnostic");
+    // It applies the validator's size rules, so it reports every one the description breaks.
+    FUZZ_CHECK(!e.diagnostics().empty(), "calc_buffer_tensor_size threw without a diagnostic");
   }
 
   std::vector<Diagnostic> diagnostics;
