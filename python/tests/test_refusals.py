@@ -100,7 +100,7 @@ ONE_HOT = [
     ("stride not a multiple of the itemsize",
      lambda o: refops.one_hot(INDICES, as_strided(np.arange(4, dtype=f32), (1, 2), (0, 6)), 1, out=o),
      sentinel((3, 4)), "ValuesTensor.Strides[1]", "stride of 6 bytes on dimension 1, not a multiple of its itemsize 4"),
-    ("out overlaps values", None, None, "OutputTensor.Binding", "shares no byte with ValuesTensor"),
+    ("out overlaps values", None, None, "OutputTensor.Binding", "expected no byte shared with ValuesTensor"),
     ("misaligned out", lambda o: refops.one_hot(INDICES, VALUES, 1, out=o), misaligned((3, 4), f32),
      "OutputTensor.Binding.Offset", "aligned to 4 bytes"),
     ("read-only out", lambda o: refops.one_hot(INDICES, VALUES, 1, out=o),
@@ -173,7 +173,7 @@ DIAGONAL = [
      sentinel((3, 3)), "DiagonalFillBegin", "-2147483648"),
     ("DIAGONAL_MATRIX1 below 5_1", lambda o: refops.diagonal_matrix1(f32(1), out=o, feature_level="4_1"),
      sentinel((3, 3)), "FeatureLevel", "5_1"),
-    ("DIAGONAL_MATRIX1 input overlaps out", None, None, "OutputTensor.Binding", "shares no byte with InputTensor"),
+    ("DIAGONAL_MATRIX1 input overlaps out", None, None, "OutputTensor.Binding", "expected no byte shared with InputTensor"),
 ]
 
 V1 = np.array([0, 2, -1], i32)
@@ -193,7 +193,7 @@ ONE_HOT_V1 = [
     ("strided out addresses an element twice", lambda o: refops.one_hot_v1(V1, 3, f32(1), f32(0), out=o),
      as_strided(sentinel((9,)), (3, 3), (8, 4)), "output.Strides", "address one element twice"),
     ("strided out overlaps indices", None, None, "output.Binding", "shares no byte with indices"),
-    ("packed out overlaps indices", None, None, "output.Binding", "shares no byte with indices"),
+    ("packed out overlaps indices", None, None, "output.Binding", "expected no byte shared with indices"),
 ]
 
 
