@@ -4,21 +4,26 @@
 //   --refops_summary=FILE      also write the summary table to FILE (Markdown)
 //   --refops_threads=1,2,4     thread counts for the large cases (default 1,2; counts above the
 //                              default pool's threads are skipped)
-// A --benchmark_min_time of 0.2 s is the default, so the whole suite takes a few minutes.
+// Defaults: 5 repetitions of 0.1 s per row in random order, medians in the summary (see main);
+// --benchmark_repetitions=1 gives the old single pass.
 // The header (Google Benchmark's context) shows the cache topology refops detected and the
 // store thresholds derived from it.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <list>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/simd.hpp>
@@ -35,94 +40,148 @@ std::vector<Case>& registry() {
   return all;
 }
 
-// Buffers of the case being measured; replaced when the next case starts, so only one case's
-// memory (up to 512 MiB) is held at a time.
+// The prepared kernels of the cases measured so far, most recently used first. Rows run in
+// random order (see main), so a case's buffers are kept while they fit in half the machine's
+// memory (at most 8 GiB) instead of being made again, page by page, each time it comes back.
 struct Prepared {
   const Case* owner = nullptr;
-  std::function<void(const ExecuteOptions&)> run;
-  std::unique_ptr<PageBuffer> src, dst;
+  KernelRun kernel;
+  std::size_t bytes() const { return kernel.output.size() + kernel.input.size(); }
 };
-Prepared& prepared_for(const Case& c, bool baseline) {
-  static Prepared p;
-  if (p.owner != &c) {
-    p = Prepared{};  // release the previous case first
-    p.owner = &c;
-  }
-  if (baseline && !p.dst) {
-    p.dst = std::make_unique<PageBuffer>(c.bytes_written);
-    if (c.baseline == Baseline::memcpy) p.src = std::make_unique<PageBuffer>(c.bytes_written, 0x3C);
-  }
-  if (!baseline && !p.run) p.run = c.prepare();
-  return p;
+std::size_t prepared_budget_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  const std::size_t half = pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2 : 0;
+  return std::min<std::size_t>(half, std::size_t{8} << 30);
 }
-
-const char* baseline_name(Baseline b) {
-  switch (b) {
-    case Baseline::memset_zero: return "memset(0)";
-    case Baseline::memset_nonzero: return "memset(0x3F)";
-    case Baseline::memcpy: return "memcpy";
+const KernelRun& prepared_for(const Case& c) {
+  static std::list<Prepared> cache;
+  auto it = std::find_if(cache.begin(), cache.end(), [&](const Prepared& p) { return p.owner == &c; });
+  if (it != cache.end()) {
+    cache.splice(cache.begin(), cache, it);
+    return cache.front().kernel;
   }
-  return "?";
+  static const std::size_t budget = prepared_budget_bytes();
+  auto held = [&] {
+    std::size_t sum = 0;
+    for (const Prepared& q : cache) sum += q.bytes();
+    return sum;
+  };
+  const std::size_t adding = c.bytes_written + c.bytes_read;
+  while (!cache.empty() && held() + adding > budget) cache.pop_back();  // least recently used first
+  cache.push_front(Prepared{&c, c.prepare()});
+  return cache.front().kernel;
 }
 
 // Cases of at least this many output bytes are large: they also run on several threads.
 constexpr std::size_t large_case_bytes = std::size_t{16} << 20;
 
-// The baseline on `threads` threads: the buffer cut into that many parts of whole cache lines,
-// one per task of the default pool (the pool execute() runs on, so wake-ups cost the same).
-//
-// The memcpy baseline is the faster of two copies: glibc's memcpy, and one with streaming
-// stores. glibc (2.36) switches memcpy to non-temporal stores only above its own threshold,
-// three quarters of the L3 it believes in; on the issue-10 EPYC guest that was 192 MiB (from
-// the wrong 256 MiB L3), so its 128 MiB copies kept a read-for-ownership per line and ran at
-// about half the speed of its 256 MiB ones, and a kernel "beat" memcpy by 2x.
-void run_baseline(benchmark::State& state, const Case& c, std::size_t threads, bool streaming_copy) {
-  Prepared& p = prepared_for(c, true);
+// The baselines: the case's bytes on `threads` threads, the buffer cut into that many parts of
+// whole cache lines, one per task of the default pool (the pool execute() runs on, so wake-ups
+// cost the same). memset for write-only cases; for read + write cases two copies, glibc's memcpy
+// and one with streaming stores, and the faster counts. glibc (2.36) switches memcpy to
+// non-temporal stores only above its own threshold, three quarters of the L3 it believes in; on
+// the issue-10 EPYC guest that was 192 MiB (from the wrong 256 MiB L3), so its 128 MiB copies
+// kept a read-for-ownership per line and ran at about half the speed of its 256 MiB ones, and a
+// kernel "beat" memcpy by 2x.
+enum class BaselineRun { fill, copy, stream_copy };
+
+std::vector<BaselineRun> baseline_runs(const Case& c) {
+  if (c.baseline == Baseline::memcpy) return {BaselineRun::copy, BaselineRun::stream_copy};
+  return {BaselineRun::fill};
+}
+
+const char* baseline_run_name(const Case& c, BaselineRun run) {
+  switch (run) {
+    case BaselineRun::fill: return c.baseline == Baseline::memset_zero ? "memset(0)" : "memset(0x3F)";
+    case BaselineRun::copy: return "memcpy";
+    case BaselineRun::stream_copy: return "stream copy";
+  }
+  return "?";
+}
+
+void run_baseline_once(const Case& c, const KernelRun& k, std::size_t threads, BaselineRun run) {
   const int byte = c.baseline == Baseline::memset_zero ? 0 : 0x3F;
   const std::size_t lines = (c.bytes_written + 63) / 64;
   auto part = [&](std::size_t i) {
     const std::size_t first = std::min(c.bytes_written, lines * i / threads * 64);
     const std::size_t last = i + 1 == threads ? c.bytes_written : lines * (i + 1) / threads * 64;
-    if (c.baseline == Baseline::memcpy && streaming_copy) {
-      simd::copy_span<simd::default_arch>(reinterpret_cast<unsigned char*>(p.dst->data() + first),
-                                          reinterpret_cast<const unsigned char*>(p.src->data() + first),
-                                          last - first, StoreStrategy::stream);
-      simd::finish_stores<simd::default_arch>(StoreStrategy::stream);
-    } else if (c.baseline == Baseline::memcpy) {
-      std::memcpy(p.dst->data() + first, p.src->data() + first, last - first);
-    } else {
-      std::memset(p.dst->data() + first, byte, last - first);
+    switch (run) {
+      case BaselineRun::stream_copy:
+        simd::copy_span<simd::default_arch>(reinterpret_cast<unsigned char*>(k.output.data() + first),
+                                            reinterpret_cast<const unsigned char*>(k.input.data() + first),
+                                            last - first, StoreStrategy::stream);
+        simd::finish_stores<simd::default_arch>(StoreStrategy::stream);
+        break;
+      case BaselineRun::copy: std::memcpy(k.output.data() + first, k.input.data() + first, last - first); break;
+      case BaselineRun::fill: std::memset(k.output.data() + first, byte, last - first); break;
     }
   };
-  for (auto _ : state) {
-    if (threads == 1) part(0);
-    else default_thread_pool().parallel_for(threads, part);
-    benchmark::ClobberMemory();
-  }
-  const std::size_t bytes = c.baseline == Baseline::memcpy ? 2 * c.bytes_written : c.bytes_written;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+  if (threads == 1) part(0);
+  else default_thread_pool().parallel_for(threads, part);
+  benchmark::ClobberMemory();
 }
 
+// One row: every iteration runs the kernel (timed, what the row's GB/s counts) and then each
+// baseline on the same number of threads, on the kernel's own buffers (so the cache holds the
+// same lines whichever ran last). The host is shared and its bandwidth moves by 2x from
+// one second to the next; measured in alternation, kernel and baseline see the same stretch of
+// time, so their ratio holds when the absolute figures do not. Counters: the baseline's GB/s,
+// the ratio of the kernel's GB/s to it, and which copy was the faster (1: the streaming one).
 void run_kernel(benchmark::State& state, const Case& c, const ExecuteOptions& options) {
-  Prepared& p = prepared_for(c, false);
+  const KernelRun& k = prepared_for(c);
+  using clock = std::chrono::steady_clock;
+  const std::size_t threads = std::max<std::size_t>(options.max_threads, 1);
+  const std::vector<BaselineRun> runs = baseline_runs(c);
+  std::vector<double> baseline_seconds(runs.size(), 0.0);
+  double kernel_seconds = 0;
   for (auto _ : state) {
-    p.run(options);
+    const auto start = clock::now();
+    k.run(options);
     benchmark::ClobberMemory();
+    const double seconds = std::chrono::duration<double>(clock::now() - start).count();
+    state.SetIterationTime(seconds);
+    kernel_seconds += seconds;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const auto b = clock::now();
+      run_baseline_once(c, k, threads, runs[r]);
+      baseline_seconds[r] += std::chrono::duration<double>(clock::now() - b).count();
+    }
   }
-  state.SetBytesProcessed(
-      static_cast<std::int64_t>(state.iterations() * (c.bytes_written + c.bytes_read)));
+  const double iterations = static_cast<double>(state.iterations());
+  const std::size_t best = static_cast<std::size_t>(
+      std::min_element(baseline_seconds.begin(), baseline_seconds.end()) - baseline_seconds.begin());
+  const double kernel_bytes = static_cast<double>(c.bytes_written + c.bytes_read);
+  const double baseline_bytes = static_cast<double>(c.baseline == Baseline::memcpy ? 2 * c.bytes_written : c.bytes_written);
+  const double baseline_rate = iterations * baseline_bytes / baseline_seconds[best];
+  state.SetBytesProcessed(static_cast<std::int64_t>(iterations * kernel_bytes));
+  state.counters["baseline_GBps"] = baseline_rate / 1e9;
+  state.counters["ratio"] = iterations * kernel_bytes / kernel_seconds / baseline_rate;
+  state.counters["stream_copy"] = runs[best] == BaselineRun::stream_copy ? 1 : 0;
 }
 
-// Collects bytes per second by benchmark name while the console reporter prints as usual.
+// What the summary needs of one row (the medians over the repetitions).
+struct RowResult {
+  double gbps = 0, baseline_gbps = 0, ratio = 0;
+  bool stream_copy = false;
+};
+
+// Collects each row's figures while the console reporter prints as usual: the median of the
+// repetitions when there are several (main asks for 5), else the one run.
 class Collector : public benchmark::ConsoleReporter {
  public:
-  std::map<std::string, double> gbps;
+  std::map<std::string, RowResult> rows;
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
-      auto it = r.counters.find("bytes_per_second");
-      if (it != r.counters.end() && r.error_occurred == false)
-        // The registered name: benchmark_name() carries suffixes such as "/real_time".
-        gbps[r.run_name.function_name] = static_cast<double>(it->second) / 1e9;
+      auto counter = [&](const char* name) {
+        const auto it = r.counters.find(name);
+        return it == r.counters.end() ? 0.0 : static_cast<double>(it->second);
+      };
+      if (r.error_occurred || r.counters.find("bytes_per_second") == r.counters.end()) continue;
+      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
+      if (!median && (r.run_type == Run::RT_Aggregate || r.repetitions > 1)) continue;
+      // The registered name: benchmark_name() carries suffixes such as "/manual_time".
+      rows[r.run_name.function_name] = {counter("bytes_per_second") / 1e9, counter("baseline_GBps"),
+                                        counter("ratio"), counter("stream_copy") > 0.5};
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -198,7 +257,7 @@ int main(int argc, char** argv) {
   bool all_archs = false;
   std::string summary_file;
   std::vector<std::size_t> thread_counts{1, 2};
-  bool has_min_time = false;
+  bool has_min_time = false, has_repetitions = false;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
@@ -206,10 +265,17 @@ int main(int argc, char** argv) {
     if (a.rfind("--refops_summary=", 0) == 0) { summary_file = a.substr(17); continue; }
     if (a.rfind("--refops_threads=", 0) == 0) { thread_counts = parse_counts(a.substr(17)); continue; }
     if (a.rfind("--benchmark_min_time", 0) == 0) has_min_time = true;
+    if (a.rfind("--benchmark_repetitions", 0) == 0) has_repetitions = true;
     args.push_back(argv[i]);
   }
-  static char min_time[] = "--benchmark_min_time=0.2";
+  // The host is shared: a neighbour's burst can halve one row's bandwidth for a second. So every
+  // row runs 5 times, the rows of all cases in one random order, and the summary takes each
+  // row's median: kernel and baseline then sample the same stretch of time alike.
+  static char min_time[] = "--benchmark_min_time=0.1", repetitions[] = "--benchmark_repetitions=5",
+              interleave[] = "--benchmark_enable_random_interleaving=true",
+              aggregates_only[] = "--benchmark_display_aggregates_only=true";
   if (!has_min_time) args.insert(args.begin() + 1, min_time);
+  if (!has_repetitions) args.insert(args.begin() + 1, {repetitions, interleave, aggregates_only});
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());
 
@@ -225,11 +291,6 @@ int main(int argc, char** argv) {
   };
   for (const Case& c : cases()) {
     for (std::size_t n : counts_for(c)) {
-      benchmark::RegisterBenchmark(with_threads(c.name + "/" + baseline_name(c.baseline), n).c_str(),
-                                   [&c, n](benchmark::State& s) { run_baseline(s, c, n, false); })->UseRealTime();
-      if (c.baseline == Baseline::memcpy)
-        benchmark::RegisterBenchmark(with_threads(c.name + "/stream copy", n).c_str(),
-                                     [&c, n](benchmark::State& s) { run_baseline(s, c, n, true); })->UseRealTime();
       // One thread: every path, and the best one with each store strategy forced; more
       // threads: the best path only.
       for (Arch a : archs) {
@@ -238,12 +299,12 @@ int main(int argc, char** argv) {
         options.arch = a;
         options.max_threads = n;
         benchmark::RegisterBenchmark(with_threads(c.name + "/" + path_name(a, std::nullopt), n).c_str(),
-                                     [&c, options](benchmark::State& s) { run_kernel(s, c, options); })->UseRealTime();
+                                     [&c, options](benchmark::State& s) { run_kernel(s, c, options); })->UseManualTime();
         if (!c.compare_stores || a != archs.front() || n > 1) continue;
         for (StoreStrategy strategy : all_strategies) {
           options.stores = strategy;
           benchmark::RegisterBenchmark((c.name + "/" + path_name(a, strategy)).c_str(),
-                                       [&c, options](benchmark::State& s) { run_kernel(s, c, options); })->UseRealTime();
+                                       [&c, options](benchmark::State& s) { run_kernel(s, c, options); })->UseManualTime();
         }
       }
     }
@@ -256,9 +317,9 @@ int main(int argc, char** argv) {
   std::ostringstream table;
   table << "| case | threads | path | GB/s | baseline | baseline GB/s | ratio to baseline | speed-up over scalar |\n"
         << "|---|---:|---|---:|---|---:|---:|---:|\n";
-  auto measured = [&](const std::string& name) -> std::optional<double> {
-    const auto it = collector.gbps.find(name);
-    if (it == collector.gbps.end()) return std::nullopt;
+  auto measured = [&](const std::string& name) -> std::optional<RowResult> {
+    const auto it = collector.rows.find(name);
+    if (it == collector.rows.end()) return std::nullopt;
     return it->second;
   };
   std::ostringstream stores_table;
@@ -266,40 +327,39 @@ int main(int argc, char** argv) {
   for (const Case& c : cases()) {
     const auto scalar = measured(c.name + "/scalar");
     for (std::size_t n : counts_for(c)) {
-      std::optional<double> base = measured(with_threads(c.name + "/" + baseline_name(c.baseline), n));
-      std::string base_name = baseline_name(c.baseline);
-      if (const auto streamed = measured(with_threads(c.name + "/stream copy", n)); streamed && (!base || *streamed > *base)) {
-        base = streamed;
-        base_name = "stream copy";
-      }
       for (Arch a : archs) {
-        std::vector<std::optional<StoreStrategy>> rows{std::nullopt};
+        std::vector<std::optional<StoreStrategy>> strategies{std::nullopt};
         if (c.compare_stores && a == archs.front() && n == 1)
-          rows.insert(rows.end(), std::begin(all_strategies), std::end(all_strategies));
-        for (const auto& strategy : rows) {
+          strategies.insert(strategies.end(), std::begin(all_strategies), std::end(all_strategies));
+        for (const auto& strategy : strategies) {
           const auto k = measured(with_threads(c.name + "/" + path_name(a, strategy), n));
           if (!k) continue;
-          table << "| " << c.name << " | " << n << " | " << path_name(a, strategy) << " | " << format("%.2f", *k)
-                << " | " << base_name << " | " << (base ? format("%.2f", *base) : "-") << " | "
-                << (base ? format("%.2f", *k / *base) : "-") << " | "
-                << (scalar ? format("%.1fx", *k / *scalar) : "-") << " |\n";
+          const BaselineRun base = c.baseline != Baseline::memcpy ? BaselineRun::fill
+                                   : k->stream_copy              ? BaselineRun::stream_copy
+                                                                 : BaselineRun::copy;
+          table << "| " << c.name << " | " << n << " | " << path_name(a, strategy) << " | " << format("%.2f", k->gbps)
+                << " | " << baseline_run_name(c, base) << " | " << format("%.2f", k->baseline_gbps) << " | "
+                << format("%.2f", k->ratio) << " | "
+                << (scalar ? format("%.1fx", k->gbps / scalar->gbps) : "-") << " |\n";
         }
       }
     }
+    // Compared by their ratios to the baseline, each measured beside its own row's kernel.
     const auto automatic = measured(c.name + "/" + path_name(archs.front(), std::nullopt));
     if (!c.compare_stores || !automatic) continue;
     double best = 0;
-    stores_table << "| " << c.name << " | " << format("%.2f", *automatic);
+    stores_table << "| " << c.name << " | " << format("%.2f", automatic->ratio);
     for (StoreStrategy strategy : all_strategies) {
       const auto k = measured(c.name + "/" + path_name(archs.front(), strategy));
-      stores_table << " | " << (k ? format("%.2f", *k) : "-");
-      if (k) best = std::max(best, *k);
+      stores_table << " | " << (k ? format("%.2f", k->ratio) : "-");
+      if (k) best = std::max(best, k->ratio);
     }
-    stores_table << " | " << (best > 0 ? format("%.2f", *automatic / best) : "-") << " |\n";
+    stores_table << " | " << (best > 0 ? format("%.2f", automatic->ratio / best) : "-") << " |\n";
   }
-  table << "\nStore strategies on " << name_of(archs.front()) << ", one thread (GB/s; auto is the unforced row above):\n\n"
+  table << "\nStore strategies on " << name_of(archs.front())
+        << ", one thread (ratio to the baseline measured beside each; auto is the unforced row above):\n\n"
         << stores_table.str();
-  std::printf("\nrefops summary (GB/s counts bytes written + bytes read; baselines move the same bytes in the same run)\n\n%s",
+  std::printf("\nrefops summary (GB/s counts bytes written + bytes read; each row's baseline moves the same bytes, run in alternation with the kernel; medians of 5 repetitions)\n\n%s",
               table.str().c_str());
   if (!summary_file.empty()) std::ofstream(summary_file) << table.str();
   benchmark::Shutdown();

@@ -1,7 +1,8 @@
 // What every operator benchmark shares. A Case is one problem (shape, types, layout); the main
 // in bench_main.cpp runs it on one thread on the best path and on the scalar path (all paths
-// with --refops_all_archs) and, in the same run on buffers of the same size, the bandwidth
-// baseline the kernel is bound by: memset for write-only kernels, memcpy for read + write ones.
+// with --refops_all_archs) and, in alternation with every kernel run, on the kernel's own
+// buffers, the bandwidth baseline the kernel is bound by: memset of the output for write-only
+// kernels, memcpy from the input to the output for read + write ones.
 // Cases with compare_stores also run the best path with each store strategy forced ("avx2
 // stores=rep"), and a second table says how far the automatic choice is from the best forced
 // one. Large cases also run on the best path on 2 (or --refops_threads) threads of the default
@@ -12,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,14 @@ enum class Baseline {
   memcpy,          // kernels that read as many bytes as they write
 };
 
+// One prepared kernel: the run, and its output and input buffers (the baseline memsets the
+// output, or copies the input to it; input empty for write-only kernels).
+struct KernelRun {
+  std::function<void(const ExecuteOptions&)> run;
+  std::span<std::byte> output;
+  std::span<const std::byte> input;
+};
+
 struct Case {
   std::string name;                 // "one_hot/f32_65536x1024_axis_last"
   std::size_t bytes_written = 0;    // output bytes per run
@@ -32,8 +42,8 @@ struct Case {
   Baseline baseline = Baseline::memset_zero;
   // Allocates and fills the buffers (touching every page), returns one run of the kernel with
   // the given options (the main sets the arch, max_threads and, for store rows, the store
-  // strategy).
-  std::function<std::function<void(const ExecuteOptions&)>()> prepare;
+  // strategy) and the buffers the baseline uses.
+  std::function<KernelRun()> prepare;
   // Also run the best path with each store strategy forced, next to the automatic choice.
   bool compare_stores = false;
 };

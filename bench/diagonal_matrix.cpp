@@ -21,9 +21,11 @@ Case identity(std::string name, DataType type, Dims sizes) {
   const std::size_t bytes = calc_buffer_tensor_size(out);
   return {std::move(name), bytes, 0, Baseline::memset_zero, [out, bytes] {
             auto buffer = std::make_shared<PageBuffer>(bytes);
-            return std::function<void(const ExecuteOptions&)>([out, buffer](const ExecuteOptions& o) {
-              execute(DiagonalMatrixDesc{out, 0, 1.0f}, Out(buffer->data(), buffer->size()), o);
-            });
+            return KernelRun{[out, buffer](const ExecuteOptions& o) {
+                               execute(DiagonalMatrixDesc{out, 0, 1.0f}, Out(buffer->data(), buffer->size()), o);
+                             },
+                             {buffer->data(), buffer->size()},
+                             {}};
           },
           true};
 }
@@ -40,10 +42,12 @@ Case trilu(std::string name, Dims sizes) {
   return {std::move(name), bytes, copied * 4, Baseline::memcpy, [desc, bytes] {
             auto input = std::make_shared<PageBuffer>(bytes, 0x3C);
             auto output = std::make_shared<PageBuffer>(bytes);
-            return std::function<void(const ExecuteOptions&)>([desc, input, output](const ExecuteOptions& o) {
-              execute(DiagonalMatrix1Desc{desc, desc, Scalar::of(0.0f), INT32_MIN, 1},
-                      In(input->data(), input->size()), Out(output->data(), output->size()), o);
-            });
+            return KernelRun{[desc, input, output](const ExecuteOptions& o) {
+                               execute(DiagonalMatrix1Desc{desc, desc, Scalar::of(0.0f), INT32_MIN, 1},
+                                       In(input->data(), input->size()), Out(output->data(), output->size()), o);
+                             },
+                             {output->data(), output->size()},
+                             {input->data(), input->size()}};
           },
           true};
 }

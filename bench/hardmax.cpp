@@ -23,7 +23,7 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes) {
   c.bytes_written = bytes;
   c.bytes_read = bytes;
   c.baseline = Baseline::memcpy;
-  c.prepare = [=]() -> std::function<void(const ExecuteOptions&)> {
+  c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);
     auto out = std::make_shared<PageBuffer>(bytes);
     std::uint32_t x = 2463534242u;
@@ -38,9 +38,9 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes) {
       }
     }
     const Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes, NanMode::propagate};
-    return [=](const ExecuteOptions& options) {
-      execute(desc, In(in->data(), bytes), Out(out->data(), bytes), options);
-    };
+    return {[=](const ExecuteOptions& options) { execute(desc, In(in->data(), bytes), Out(out->data(), bytes), options); },
+            {out->data(), bytes},
+            {in->data(), bytes}};
   };
   return c;
 }

@@ -32,7 +32,7 @@ Case one_hot_case(const Problem& p) {
   c.bytes_read = std::size_t{p.rows} * sizeof(std::uint32_t);
   c.baseline = p.off_zero ? Baseline::memset_zero : Baseline::memset_nonzero;
   c.compare_stores = true;
-  c.prepare = [p, bytes]() -> std::function<void(const ExecuteOptions&)> {
+  c.prepare = [p, bytes]() -> KernelRun {
     const Dims out_sizes = p.axis == 1 ? Dims{p.rows, p.length} : Dims{p.length, p.rows};
     const Dims index_sizes = p.axis == 1 ? Dims{p.rows, 1} : Dims{1, p.rows};
     auto indices = std::make_shared<std::vector<std::uint32_t>>(p.rows);
@@ -51,9 +51,11 @@ Case one_hot_case(const Problem& p) {
                           {p.type, {1, 2}, {}, 0},
                           {p.type, out_sizes, {}, 0},
                           p.axis};
-    return [=](const ExecuteOptions& options) {
-      execute(desc, std::as_bytes(std::span(*indices)), *values, {output->data(), output->size()}, options);
-    };
+    return {[=](const ExecuteOptions& options) {
+              execute(desc, std::as_bytes(std::span(*indices)), *values, {output->data(), output->size()}, options);
+            },
+            {output->data(), output->size()},
+            {}};
   };
   return c;
 }
