@@ -193,7 +193,8 @@ TEST_CASE("ONE_HOT: indices at the edges of each index type never alias a valid 
 // boundary, on every arch with every strategy forced.
 TEST_CASE("ONE_HOT: every store strategy writes the oracle's bytes at every misalignment", "[one_hot][generated]") {
   REFOPS_TEST_RNG(rng);
-  for (std::uint32_t length : {1u, 5u, 16u, 17u, 33u, 64u, 256u, 1000u, 1030u}) {
+  // 4, 8, 16, 24, 32: rows of one to four whole vectors on SSE2 and AVX2 (the short-rows path).
+  for (std::uint32_t length : {1u, 4u, 5u, 8u, 16u, 17u, 24u, 32u, 33u, 64u, 256u, 1000u, 1030u}) {
     for (std::uint32_t axis : {0u, 1u}) {
       for (bool padded : {false, true}) {
         const std::uint32_t rows = 37;

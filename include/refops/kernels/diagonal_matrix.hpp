@@ -212,7 +212,9 @@ void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
   const bool inside_is_value = p.begin <= p.end;
   const auto& t = lane_mask_tables<U>;
   auto clamp_lanes = [](std::size_t edge, std::size_t x0) { return std::min(edge - std::min(edge, x0), batch::size); };
-  auto vector_at = [&](std::size_t x0) {
+  // By value (but the tables): a vector store may alias any memory, so operands reached
+  // through references would be loaded again after every store.
+  auto vector_at = [=, &t](std::size_t x0) {
     batch background(U{0});
     if (bg == Background::broadcast) background = batch(in_row[0]);
     else if (bg == Background::contiguous) background = batch::load_unaligned(in_row + x0);

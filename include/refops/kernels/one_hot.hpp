@@ -208,35 +208,50 @@ inline constexpr std::size_t row_block_bytes = 4096;
 inline constexpr std::size_t max_rows_per_block = 512;
 
 // Rows of one to four whole vectors, contiguous with each other (depth 16 FLOAT32): each
-// vector is select(lane position == the row's position, OnValue, OffValue), stored once.
-// Needs length a multiple of the lane count and below U's maximum (positions in U lanes).
+// vector is select(lane position == the row's position, OnValue, OffValue), stored once. The
+// vector count and the store kind are template parameters, so the row loop keeps every operand
+// in registers and has no branch but the loop's.
+template <class Target, std::size_t Vectors, bool Streaming, class I, class U>
+void one_hot_short_rows_of(const OneHotProblem<I, U>& p, U* out, const I* index, std::ptrdiff_t index_step,
+                           std::size_t rows) {
+  using batch = xsimd::batch<U, Target>;
+  constexpr std::size_t lanes = batch::size, length = Vectors * lanes;
+  constexpr U none = std::numeric_limits<U>::max();
+  const batch on(p.on), off(p.off);
+  alignas(sizeof(batch)) U lane_values[length];
+  for (std::size_t i = 0; i < length; ++i) lane_values[i] = static_cast<U>(i);
+  std::array<batch, Vectors> lane_position;
+  for (std::size_t c = 0; c < Vectors; ++c) lane_position[c] = batch::load_aligned(lane_values + c * lanes);
+  for (std::size_t r = 0; r < rows; ++r, out += length, index += index_step) {
+    const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
+    const batch position(at == no_position ? none : static_cast<U>(at));
+    for (std::size_t c = 0; c < Vectors; ++c) {
+      const batch v = xsimd::select(lane_position[c] == position, on, off);
+      if constexpr (Streaming) simd::stream_store<Target>(out + c * lanes, v);
+      else v.store_unaligned(out + c * lanes);
+    }
+  }
+}
+
+// Picks the instance of one_hot_short_rows_of for `length` (1 to 4 whole vectors).
 template <class Target, class I, class U>
 void one_hot_short_rows(const OneHotProblem<I, U>& p, U* out, const I* index, std::ptrdiff_t index_step,
                         std::size_t rows, std::size_t length, StoreStrategy stores) {
   using batch = xsimd::batch<U, Target>;
-  constexpr std::size_t lanes = batch::size;
-  constexpr U none = std::numeric_limits<U>::max();
-  const batch on(p.on), off(p.off);
-  alignas(sizeof(batch)) U iota_values[lanes];
-  for (std::size_t i = 0; i < lanes; ++i) iota_values[i] = static_cast<U>(i);
-  const batch iota = batch::load_aligned(iota_values), step(static_cast<U>(lanes));
   const bool streaming = stores == StoreStrategy::stream && simd::has_streaming_stores<Target> &&
                          reinterpret_cast<std::uintptr_t>(out) % sizeof(batch) == 0;
-  auto each_row = [&](auto store) {
-    for (std::size_t r = 0; r < rows; ++r, out += length, index += index_step) {
-      const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
-      const batch position(at == no_position ? none : static_cast<U>(at));
-      batch lane = iota;
-      for (std::size_t c = 0; c < length; c += lanes, lane += step) store(out + c, xsimd::select(lane == position, on, off));
+  auto run = [&]<std::size_t Vectors>() {
+    if constexpr (simd::has_streaming_stores<Target>) {
+      if (streaming) return one_hot_short_rows_of<Target, Vectors, true>(p, out, index, index_step, rows);
     }
+    one_hot_short_rows_of<Target, Vectors, false>(p, out, index, index_step, rows);
   };
-  if constexpr (simd::has_streaming_stores<Target>) {
-    if (streaming) {  // rows are whole vectors, so every vector is aligned
-      each_row([](U* q, const batch& v) { simd::stream_store<Target>(q, v); });
-      return;
-    }
+  switch (length / batch::size) {
+    case 1: return run.template operator()<1>();
+    case 2: return run.template operator()<2>();
+    case 3: return run.template operator()<3>();
+    default: return run.template operator()<4>();
   }
-  each_row([](U* q, const batch& v) { v.store_unaligned(q); });
 }
 
 // Axis innermost with stride 1: blocks of whole rows (several rows at once when they are
@@ -323,9 +338,13 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
       for (std::size_t j = 0; j < length; ++j) {
         const U here = static_cast<U>(j);
         const batch j_vector(here);
+        // Captured by value: vector stores may alias any memory, so operands reached through a
+        // reference would be loaded again after every store.
         simd::store_span<Target>(
             tile + static_cast<std::ptrdiff_t>(j) * step, n, stores,
-            [&](std::size_t k) { return xsimd::select(batch::load_unaligned(position + k) == j_vector, on, off); },
+            [position_at = &position[0], j_vector, on, off](std::size_t k) {
+              return xsimd::select(batch::load_unaligned(position_at + k) == j_vector, on, off);
+            },
             [&](std::size_t k) { return position[k] == here ? p.on : p.off; });
       }
     }

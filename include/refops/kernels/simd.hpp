@@ -291,7 +291,9 @@ void fill_span(U* p, std::size_t n, U pattern, StoreStrategy s) {
   } else if (s == StoreStrategy::stream && has_streaming_stores<Target>) {
     if constexpr (is_vector_arch<Target>) {
       const xsimd::batch<U, Target> v(pattern);
-      store_span<Target>(p, n, s, [&](std::size_t) { return v; }, [&](std::size_t) { return pattern; });
+      // By value: a vector store may alias any memory, so a pattern reached through a
+      // reference is loaded again after every store.
+      store_span<Target>(p, n, s, [v](std::size_t) { return v; }, [pattern](std::size_t) { return pattern; });
     }
   } else {
     fill<Target>(p, n, pattern);
