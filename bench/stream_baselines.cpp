@@ -1,0 +1,65 @@
+#include "stream_baselines.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+#include <refops/kernels/simd.hpp>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace refops::bench {
+
+namespace {
+
+// Bytes before p's next multiple of `alignment` (at most `bytes`).
+std::size_t head_bytes(const void* p, std::size_t alignment, std::size_t bytes) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  return std::min(bytes, (alignment - address % alignment) % alignment);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void stream_fill_avx2(unsigned char* p, std::size_t bytes, unsigned char value) {
+  const std::size_t head = head_bytes(p, 32, bytes);
+  std::memset(p, value, head);
+  const __m256i v = _mm256_set1_epi8(static_cast<char>(value));
+  std::size_t i = head;
+  for (; i + 32 <= bytes; i += 32) _mm256_stream_si256(reinterpret_cast<__m256i*>(p + i), v);
+  std::memset(p + i, value, bytes - i);
+  _mm_sfence();
+}
+
+__attribute__((target("avx2"))) void stream_copy_avx2(unsigned char* dst, const unsigned char* src, std::size_t bytes) {
+  const std::size_t head = head_bytes(dst, 32, bytes);
+  std::memcpy(dst, src, head);
+  std::size_t i = head;
+  for (; i + 32 <= bytes; i += 32)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
+  std::memcpy(dst + i, src + i, bytes - i);
+  _mm_sfence();
+}
+
+const bool has_avx2 = __builtin_cpu_supports("avx2");
+#endif
+
+}  // namespace
+
+void stream_fill(unsigned char* p, std::size_t bytes, unsigned char value) {
+#if defined(__x86_64__)
+  if (has_avx2) return stream_fill_avx2(p, bytes, value);
+#endif
+  simd::fill_span<simd::default_arch>(p, bytes, value, StoreStrategy::stream);
+  simd::finish_stores<simd::default_arch>(StoreStrategy::stream);
+}
+
+void stream_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes) {
+#if defined(__x86_64__)
+  if (has_avx2) return stream_copy_avx2(dst, src, bytes);
+#endif
+  simd::copy_span<simd::default_arch>(dst, src, bytes, StoreStrategy::stream);
+  simd::finish_stores<simd::default_arch>(StoreStrategy::stream);
+}
+
+}  // namespace refops::bench

@@ -1,0 +1,17 @@
+// The streaming forms of the baselines (bench_main.cpp races them against memset and memcpy):
+// non-temporal stores of the widest vector the CPU has. They are written here rather than
+// taken from simd::fill_span / copy_span because the benchmark is compiled for the baseline
+// instruction set (SSE2 on x86-64), and 16-byte streaming stores ran at about 0.75 of 32-byte
+// ones on the issue-10 Zen 3 host: a baseline held to SSE2 would flatter every AVX2 kernel.
+#pragma once
+
+#include <cstddef>
+
+namespace refops::bench {
+
+// `bytes` of `value` at p, then a store fence.
+void stream_fill(unsigned char* p, std::size_t bytes, unsigned char value);
+// `bytes` from src to dst (not overlapping), then a store fence.
+void stream_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes);
+
+}  // namespace refops::bench
