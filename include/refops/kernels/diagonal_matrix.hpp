@@ -172,6 +172,14 @@ void band_row_runs(const BandProblem<U>& p, Background bg, std::size_t y, U* out
   }
   const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
   const bool inside_is_value = p.begin <= p.end;
+  // A narrow band over a uniform background (the identity matrix): one fill of the row, then
+  // the band's few elements while the row is in L1, instead of three runs with ragged ends.
+  constexpr std::size_t narrow_band = 64 / sizeof(U);
+  if ((bg == Background::zero || bg == Background::broadcast) && inside_is_value && hi - lo <= narrow_band) {
+    simd::fill_span<Target>(out_row, p.width, bg == Background::zero ? U{0} : in_row[0], stores);
+    for (std::size_t x = lo; x < hi; ++x) out_row[x] = p.value;
+    return;
+  }
   auto outside = [&](std::size_t a, std::size_t n) {
     if (inside_is_value) background_run<Target>(p, bg, out_row, in_row, a, n, stores);
     else if (n) simd::fill_span<Target>(out_row + a, n, p.value, stores);
@@ -279,16 +287,29 @@ void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores);
 // write the first one (plain stores, it is read back at once) and copy it to the others (a
 // copy from L1 beats recomputing short rows). Returns false when the problem does not have
 // that shape.
+inline constexpr std::size_t copy_block_bytes = 16384;
+
 template <class Target, class U>
 bool copy_batch_slices(const BandProblem<U>& p, StoreStrategy stores) {
   const std::size_t slice = p.height * p.width;
   const bool packed_slice = (p.width == 1 || p.out_col_step == 1) &&
                             (p.height == 1 || p.out_row_step == static_cast<std::ptrdiff_t>(p.width));
-  if (p.in || p.batch_rank == 0 || !packed_slice || slice * sizeof(U) > 16384) return false;
+  if (p.in || p.batch_rank == 0 || !packed_slice || slice * sizeof(U) > copy_block_bytes) return false;
   BandProblem<U> first = p;
   first.batch_rank = 0;
   diagonal_band_rows<Target>(first, StoreStrategy::plain);
   if (stores == StoreStrategy::rep) stores = StoreStrategy::plain;  // copies: memcpy either way
+  if (const std::size_t total = contiguous_elements(p); total != 0) {
+    // The slices tile one block: double the first slice up to about 16 KiB while it is in L1,
+    // then copy that block along, so a batch of 1 KiB matrices costs a few calls, not one per
+    // matrix (a 1 KiB copy costs about as much in the call as in the bytes).
+    const std::size_t block = std::min(total, std::max<std::size_t>(1, copy_block_bytes / (slice * sizeof(U))) * slice);
+    for (std::size_t done = slice; done < block; done += std::min(done, block - done))
+      std::memcpy(p.out + done, p.out, std::min(done, block - done) * sizeof(U));
+    for (std::size_t at = block; at < total; at += block)
+      simd::copy_span<Target>(p.out + at, p.out, std::min(block, total - at), stores);
+    return true;
+  }
   simd::for_each_offset(p.nest, p.batch_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
     if (offset[0] != 0) simd::copy_span<Target>(p.out + offset[0], p.out, slice, stores);
   });

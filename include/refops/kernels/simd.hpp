@@ -168,20 +168,21 @@ struct StoreNeeds {
 inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 
 // The strategy for one call. Forced (the request, else REFOPS_STORES) wins. Otherwise:
-// - a zero background in one contiguous block with sparse writes at least 1 KiB apart: rep, at
-//   any size (on the AMD Zen 3 host of issue 10 one large memset(0) ran at 28-31 GB/s against
-//   19 for streaming stores, and in cache it matched memset where plain vector fills reached
-//   0.8 of it);
 // - outputs smaller than the last-level cache: plain (the output can stay in the cache for
-//   whoever reads it next);
+//   whoever reads it next; a block filled and patched while in L1 matched an in-cache memset,
+//   where a memset of the whole output and a second pass for the sparse writes reached
+//   0.8-0.9 of it);
+// - a zero background in one contiguous block with sparse writes at least 1 KiB apart: rep
+//   (on the AMD Zen 3 host of issue 10 one large memset(0) ran at 28-31 GB/s against 19 for
+//   streaming stores);
 // - other large outputs: stream.
 template <class Target>
 StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs) {
   if (request.forced) return *request.forced;
   if (const auto env = stores_from_environment()) return *env;
-  if (needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse) return StoreStrategy::rep;
   const std::size_t bytes = std::max(request.call_bytes, needs.output_bytes);
   if (bytes < streaming_threshold_bytes()) return StoreStrategy::plain;
+  if (needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse) return StoreStrategy::rep;
   return has_streaming_stores<Target> ? StoreStrategy::stream : StoreStrategy::plain;
 }
 
