@@ -199,19 +199,6 @@ void finish_stores(StoreStrategy s) {
   if (s == StoreStrategy::stream) streaming_fence<Target>();
 }
 
-// Stores the vector v at p (any alignment): streamed when `s` is stream and p is
-// vector-aligned, else a plain unaligned store.
-template <class Target, class U>
-void store_batch(U* p, const xsimd::batch<U, Target>& v, StoreStrategy s) {
-  if constexpr (has_streaming_stores<Target>) {
-    if (s == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(p) % sizeof(v) == 0) {
-      stream_store<Target>(p, v);
-      return;
-    }
-  }
-  v.store_unaligned(p);
-}
-
 // The store-span helper: writes elements [0, n) at p, where vector_at(i) is the vector of
 // elements [i, i + lanes) and element_at(i) element i alone. Spans of a vector or more are
 // written as whole vectors only: a ragged head or tail is one unaligned vector overlapping its
@@ -225,12 +212,17 @@ void store_span(U* p, std::size_t n, StoreStrategy s, VectorAt&& vector_at, Elem
     constexpr std::size_t lanes = batch::size;
     if (n >= lanes) {
       std::size_t i = 0;
-      if (s == StoreStrategy::stream && has_streaming_stores<Target>) {
+      if constexpr (has_streaming_stores<Target>) {
         const auto address = reinterpret_cast<std::uintptr_t>(p);
         const std::size_t head = ((sizeof(batch) - address % sizeof(batch)) % sizeof(batch)) / sizeof(U);
-        if (address % sizeof(U) == 0 && head + lanes <= n) {
+        if (s == StoreStrategy::stream && address % sizeof(U) == 0 && head + lanes <= n) {
           if (head != 0) vector_at(std::size_t{0}).store_unaligned(p);
-          for (i = head; i + lanes <= n; i += lanes) store_batch<Target>(p + i, vector_at(i), s);
+          // Every vector from `head` on is aligned: no test per store.
+          for (i = head; i + 2 * lanes <= n; i += 2 * lanes) {
+            stream_store<Target>(p + i, vector_at(i));
+            stream_store<Target>(p + i + lanes, vector_at(i + lanes));
+          }
+          for (; i + lanes <= n; i += lanes) stream_store<Target>(p + i, vector_at(i));
           if (i < n) vector_at(n - lanes).store_unaligned(p + n - lanes);
           return;
         }
