@@ -96,6 +96,24 @@ TEST_CASE("a StoreStrategy out of range is an Error naming ExecuteOptions.stores
   CHECK(std::all_of(output.begin(), output.end(), [](std::byte b) { return b == std::byte{0xA5}; }));
 }
 
+TEST_CASE("a bad StoreStrategy is reported with the description's errors, in one Error", "[arch]") {
+  // Offset is fine, but the output has a rank of 1 (DIAGONAL_MATRIX needs 2 or more).
+  const TensorDesc out_desc{DataType::float32, {16}, {}, 0};
+  std::vector<std::byte> output(64, std::byte{0xA5});
+  ExecuteOptions options;
+  options.stores = static_cast<StoreStrategy>(3);
+  try {
+    execute(DiagonalMatrixDesc{out_desc, 0, 1.0f}, std::span(output), options);
+    FAIL("expected Error");
+  } catch (const Error& e) {
+    REQUIRE(e.diagnostics().size() == 2);
+    CHECK(e.diagnostics()[0].field.rfind("OutputTensor", 0) == 0);
+    CHECK(e.diagnostics()[1].field == "ExecuteOptions.stores");
+    CHECK(e.diagnostics()[1].message == "expected plain, stream or rep (or no value: chosen per call), found 3");
+  }
+  CHECK(std::all_of(output.begin(), output.end(), [](std::byte b) { return b == std::byte{0xA5}; }));
+}
+
 TEST_CASE("the cache topology is read from the hardware and is consistent", "[arch]") {
   CHECK(simd::cache_detail::count_cpu_list("0") == 1);
   CHECK(simd::cache_detail::count_cpu_list("0-3,8,10-11") == 7);

@@ -82,9 +82,6 @@ std::string why_not(Arch a) {
 }  // namespace
 
 Arch resolve_arch(const ExecuteOptions& options) {
-  if (options.stores && name_of(*options.stores) == "unknown")
-    throw Error({{"ExecuteOptions.stores", "expected plain, stream or rep (or no value: chosen per call), found " +
-                                               std::to_string(static_cast<int>(*options.stores))}});
   const ArchList& list = arch_list();
   if (!options.arch) return list.archs[0];
   for (Arch a : list)
