@@ -39,13 +39,13 @@ constexpr std::string_view name_of(StoreStrategy s) {
 
 struct ExecuteOptions {
   FeatureLevel feature_level = FeatureLevel::latest;  // validate at this level
-  std::optional<Arch> arch;                           // force one path (tests, benchmarks)
+  std::optional<Arch> arch = std::nullopt;            // force one path (tests, benchmarks)
   ThreadPool* thread_pool = nullptr;                  // nullptr: default_thread_pool()
   std::size_t max_threads = 0;                        // 0: as many as the pool has; 1: caller only
   // Force one store strategy (tests, benchmarks). Unset: the environment variable
   // REFOPS_STORES (auto|plain|stream|rep, read once), else chosen per call from the call's
   // output size, the cache topology and the output's pattern.
-  std::optional<StoreStrategy> stores;
+  std::optional<StoreStrategy> stores = std::nullopt;
 };
 
 using In = std::span<const std::byte>;  // std::as_bytes(std::span(v))
