@@ -25,10 +25,7 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     const std::size_t last = all.rank - 1;
     const std::size_t output_bytes = output.element_count() * sizeof(T);
     if (all.rank > 0 && all.role[last] == reduced_role && all.strides[0][last] == 1) {
-      // Every output element of the rows paths is computed (zeros and one 1 per group), so
-      // `rep` (a zero fill, then the sparse writes) does not apply: `auto` never asks for it
-      // and a forced `rep` stores plainly, store_span's rule for computed vectors.
-      const StoreStrategy stores = simd::choose_stores<Target>(store_request, {output_bytes, false, 0});
+      const StoreStrategy stores = simd::choose_stores<Target>(store_request, R::store_needs(plan, output_bytes));
       R::run_rows(plan, input.data(), output.data(), mode, stores);
       simd::finish_stores<Target>(stores);
       return;

@@ -342,6 +342,28 @@ struct Rows : Lanes<Target, T> {
     return groups * sizeof(GroupBest) * 8 <= elements * sizeof(T);
   }
 
+  static bool takes_interleaved(const Plan& plan) {
+    const simd::LoopNest<2>& red = plan.reduced;
+    return red.strides[1][red.rank - 1] == 1 && is_interleaved(plan.all) && interleaved_pays(plan);
+  }
+
+  // Whether the output is one dense block (every dimension packed, in order).
+  static bool dense_output(const simd::LoopNest<2>& all) {
+    std::ptrdiff_t step = 1;
+    for (std::size_t d = all.rank; d-- > 0;) {
+      if (all.strides[1][d] != step) return false;
+      step *= static_cast<std::ptrdiff_t>(all.sizes[d]);
+    }
+    return true;
+  }
+
+  // What the output looks like to choose_stores: the interleaved path on a dense output writes
+  // only its ones after one zero fill under `rep`; every other rows path computes each vector.
+  static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes) {
+    const bool zero_background = takes_interleaved(plan) && dense_output(plan.all);
+    return {output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
+  }
+
   // Groups whose state is kept at once (on the stack: 16 KiB). More groups are taken a chunk
   // of the outermost kept dimension that fits at a time (each chunk still read and written in
   // memory order).
@@ -382,6 +404,14 @@ struct Rows : Lanes<Target, T> {
     for (std::size_t d = 0; d < split; ++d)
       if (all.role[d] == kept_role) outside.push(all.sizes[d], {all.strides[0][d], all.strides[1][d]});
     GroupBest best[interleaved_capacity];
+    // Under rep on a dense output: one memset of it all (rep stosb is fast in large single
+    // calls, docs/decisions.md "Store strategy"), and the second pass writes only the ones.
+    const bool zeroed = stores == StoreStrategy::rep && dense_output(all);
+    if (zeroed) {
+      std::size_t elements = 1;
+      for (std::size_t d = 0; d < all.rank; ++d) elements *= all.sizes[d];
+      simd::fill_span<Target>(out, elements, U{0}, stores);
+    }
     simd::for_each_offset(outside, outside.rank, [&](const std::array<std::ptrdiff_t, 2>& base) {
       for (std::size_t c0 = 0; c0 < all.sizes[split]; c0 += units_per_chunk) {
         const std::size_t units = std::min(units_per_chunk, all.sizes[split] - c0);
@@ -401,7 +431,9 @@ struct Rows : Lanes<Target, T> {
         });
         simd::for_each_offset(walk, walk.rank, [&](const std::array<std::ptrdiff_t, 4>& at) {
           const GroupBest& g = best[static_cast<std::size_t>(at[2])];
-          write_part(chunk_out + at[1], row, g.row == static_cast<std::uint64_t>(at[3]) ? g.at : no_one, stores);
+          const bool has_one = g.row == static_cast<std::uint64_t>(at[3]);
+          if (!zeroed) write_part(chunk_out + at[1], row, has_one ? g.at : no_one, stores);
+          else if (has_one) chunk_out[at[1] + static_cast<std::ptrdiff_t>(g.at)] = Traits<T>::one;
         });
       }
     });
@@ -425,9 +457,7 @@ struct Rows : Lanes<Target, T> {
         default: return short_rows<4>(plan.kept, in, out, nan, stores);
       }
     }
-    if (out_step == 1 && is_interleaved(plan.all)) {
-      if (interleaved_pays(plan)) return run_interleaved(plan, in, out, nan, stores);
-    }
+    if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
     if (outer == 0 && out_step == 1) {
       U* previous = nullptr;  // the last row read, whose output is not written yet
       std::size_t previous_one = 0;
