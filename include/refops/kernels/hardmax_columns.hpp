@@ -4,13 +4,15 @@
 // - the reduction reads the input once: the reduced positions are folded `rows_at_once` at a
 //   time into the tile's state (best value or key, winning position), which stays in registers
 //   across those rows, so the state is loaded and stored once per `rows_at_once` input rows. A
-//   strict greater-than per lane keeps the first index of the maximum.
+//   strict greater-than per lane keeps the first index of the maximum. The rows of the next
+//   pass, each on its own page, are prefetched.
 // - the output is all zeros but one 1 per group. With enough rows per group it is zero-filled
-//   by the store strategy (a memset when `rep`: the fastest fill there is on some hosts, see
-//   docs/decisions.md, "Store strategy") a chunk of rows at a time, and each chunk's ones are
-//   written right after its zeros, while its lines are still in L1/L2 (the groups are ordered
-//   by chunk with a counting sort on the stack). Groups of few rows write each output row as a
-//   compare-and-select of the winning positions instead.
+//   by the store strategy a chunk of rows at a time, and each chunk's ones are written right
+//   after its zeros, while its lines are still in L1/L2 (the groups are ordered by chunk with
+//   a counting sort on the stack); under `rep` with contiguous rows, one memset of the whole
+//   tile and then the ones (rep stosb is fast only in large calls: docs/decisions.md, "Store
+//   strategy"). Groups of few rows write each output row as a compare-and-select of the
+//   winning positions instead.
 // No transpose, no copy of the input, no allocation. Semantics: hardmax_core.hpp.
 #pragma once
 
