@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -80,9 +81,53 @@ Buffer make_rows(const TensorDesc& desc, TestRng& rng, std::size_t misalign) {
   return in;
 }
 
+// An input for `desc` whose groups over `axes` are drawn one by one (each a draw_row of the
+// group's size, laid out row-major over the reduced dimensions): every group of a columns tile
+// is of its own kind.
+Buffer make_groups(const TensorDesc& desc, const Dims& axes, TestRng& rng, std::size_t misalign) {
+  Buffer in = Buffer::for_tensor(desc, misalign);
+  Dims kept = desc.sizes, reduced;
+  for (std::uint32_t a : axes) kept[a] = 1;
+  for (std::size_t d = 0; d < desc.sizes.size(); ++d) reduced.push_back(kept[d] == 1 ? desc.sizes[d] : 1);
+  std::uint32_t group_size = 1;
+  for (std::uint32_t s : reduced) group_size *= s;
+  for_each_coordinate(kept, [&](const Dims& k) {
+    const std::vector<double> values = draw_row(rng, group_size);
+    std::size_t i = 0;
+    for_each_coordinate(reduced, [&](const Dims& r) {
+      Dims at = k;
+      for (std::size_t d = 0; d < at.size(); ++d) at[d] += r[d];
+      store(in, desc, at, values[i++]);
+    });
+  });
+  return in;
+}
+
 // Packed or padded (rows stay contiguous, so the row paths are taken).
 Dims row_layout(const Dims& sizes, TestRng& rng) {
   return make_strides(sizes, rng.chance(0.5) ? Layout::packed : Layout::padded, rng);
+}
+
+struct Shape {
+  Dims sizes;
+  Dims axes;
+};
+
+// Each shape in both types and both NaN modes, packed or padded, misaligned by up to three
+// elements, its input made by make_input(desc, rng, misalign).
+template <class MakeInput>
+void check_shapes(std::span<const Shape> shapes, TestRng& rng, MakeInput&& make_input) {
+  for (const Shape& shape : shapes) {
+    for (DataType type : {DataType::float32, DataType::float16}) {
+      for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+        Hardmax1Desc desc{{type, shape.sizes, {}, 0}, {type, shape.sizes, {}, 0}, shape.axes, mode};
+        desc.input.strides = row_layout(shape.sizes, rng);
+        desc.output.strides = row_layout(shape.sizes, rng);
+        const std::size_t element = size_of(type);
+        check_all_archs(desc, make_input(desc, rng, element * rng.between(0, 3)), element * rng.between(0, 3));
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -146,11 +191,48 @@ TEST_CASE("HARDMAX1 with kept dimensions between reduced ones matches the oracle
   }
 }
 
+TEST_CASE("HARDMAX1 interleaved groups taken a chunk of groups at a time match the oracle", "[hardmax][generated]") {
+  // More groups than the interleaved path keeps at once (1024, on the stack): chunks of the
+  // outermost kept dimension that fits, with kept dimensions outside it looped around them.
+  REFOPS_TEST_RNG(rng);
+  const Shape shapes[] = {
+      {{4, 1100, 16}, {0, 2}},         // one kept dimension in chunks of 1024 and 76
+      {{4, 40, 3, 30, 16}, {0, 2, 4}}, // chunks of 34 x 30 groups
+      {{2, 3, 1100, 32}, {1, 3}},      // a kept dimension outside the chunked one
+  };
+  check_shapes(shapes, rng, [](const Hardmax1Desc& desc, TestRng& r, std::size_t misalign) {
+    return make_rows(desc.input, r, misalign);
+  });
+}
+
+TEST_CASE("HARDMAX1 columns, zero-filled and patched or compare-and-selected, match the oracle", "[hardmax][generated]") {
+  // The columns path (hardmax_columns.hpp): groups side by side in lanes, reduced several rows
+  // at a time; from 32 rows per group on, the output is zero-filled a chunk (64 KiB) at a time
+  // or in one fill (rep), then patched. Group counts and widths around the vector widths,
+  // tiles (2048 groups) and chunks; padded outputs take the row-by-row fill; folded and
+  // unfolded reduced dimensions; misaligned heads.
+  REFOPS_TEST_RNG(rng);
+  const Shape shapes[] = {
+      {{31, 24}, {0}},         // below the patch threshold
+      {{32, 9}, {0}},          // at it, a vector and one
+      {{33, 17}, {0}},
+      {{257, 16}, {0}},
+      {{1100, 33}, {0}},       // several 64 KiB chunks
+      {{70, 100}, {0}},
+      {{40, 4100}, {0}},       // three tiles, the last narrower than a vector
+      {{3, 40, 17}, {1}},      // a kept dimension outside the group
+      {{5, 9, 20}, {0, 1}},    // two reduced dimensions (one when they fold)
+      {{4, 3, 11, 24}, {0, 2}},// reduced dimensions around a kept one, columns innermost
+  };
+  check_shapes(shapes, rng, [](const Hardmax1Desc& desc, TestRng& r, std::size_t misalign) {
+    return make_groups(desc.input, desc.axes, r, misalign);
+  });
+}
+
 TEST_CASE("HARDMAX1's typed layer gives the oracle's output with every store strategy", "[hardmax][generated]") {
   // The typed layer takes the strategy directly (simd::StoreRequest), so every path's streamed
   // and plain writes are checked on the header-only Arch, whatever the compiled layer passes.
   REFOPS_TEST_RNG(rng);
-  struct Shape { Dims sizes; Dims axes; };
   const Shape shapes[] = {
       {{3, 37, 16}, {2}},     // short rows, in blocks and one at a time
       {{5, 24}, {1}},         // short rows of three or six vectors

@@ -5,6 +5,7 @@
 //
 // Problem sizes follow the split threshold (detail::min_bytes_per_thread()), so the same tests
 // stay quick when CMake lowers it through REFOPS_MIN_BYTES_PER_THREAD (the tsan preset).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -34,6 +35,12 @@ namespace {
 std::uint32_t large_count(std::size_t bytes_per_element, std::size_t threads = 4) {
   const std::uint64_t bytes = 2 * threads * detail::min_bytes_per_thread();
   return static_cast<std::uint32_t>(bytes / bytes_per_element + 1);
+}
+
+// The same for a dimension of output stride 1, which plan_split cuts at page (4 KiB)
+// multiples: also at least a page of `element_bytes` elements per part.
+std::uint32_t large_width(std::size_t bytes_per_element, std::size_t element_bytes, std::size_t threads = 4) {
+  return std::max(large_count(bytes_per_element, threads), static_cast<std::uint32_t>(threads * 4096 / element_bytes));
 }
 
 // One operator call with its inputs bound: run(options) executes it into a fresh
@@ -133,7 +140,7 @@ const std::vector<Problem>& large_problems() {
     TestRng rng;
     std::vector<Problem> p;
     p.push_back(one_hot_problem(large_count(37 * 4), true, rng));
-    p.push_back(one_hot_problem(large_count(37 * 4), false, rng));
+    p.push_back(one_hot_problem(large_width(37 * 4, 4), false, rng));                // rows of the output split
     const std::uint32_t rows = large_count(2 * 70 * 4);
     p.push_back(diagonal_problem(1, rows, 3, 9, rng));                            // rows split
     p.push_back(diagonal_problem(1, rows, std::numeric_limits<std::int32_t>::max(), // inverted, extreme
@@ -142,7 +149,7 @@ const std::vector<Problem>& large_problems() {
     p.push_back(diagonal_problem(large_count(2 * 5 * 70 * 4), 5, -2, 1, rng));  // batches split
     const std::uint32_t groups = large_count(2 * 48 * 4);
     p.push_back(hardmax_problem({groups, 48}, {1}, rng));                       // rows path
-    p.push_back(hardmax_problem({48, groups}, {0}, rng));                       // columns path
+    p.push_back(hardmax_problem({48, large_width(2 * 48 * 4, 4)}, {0}, rng));    // columns path
     p.push_back(hardmax_problem({6, groups, 8}, {0, 2}, rng));                  // two axes
     return p;
   }();

@@ -23,18 +23,15 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     using C = Columns<Target, T>;
     const simd::LoopNest<2>& all = plan.all;
     const std::size_t last = all.rank - 1;
-    // Every output element is computed (zeros and one 1 per group), so `rep` (a zero fill, then
-    // the sparse writes) would need each path to write only its ones; none does, so `auto`
-    // never asks for it and a forced `rep` stores plainly, store_span's rule for computed vectors.
-    const StoreStrategy stores =
-        simd::choose_stores<Target>(store_request, {output.element_count() * sizeof(T), false, 0});
+    const std::size_t output_bytes = output.element_count() * sizeof(T);
     if (all.rank > 0 && all.role[last] == reduced_role && all.strides[0][last] == 1) {
+      const StoreStrategy stores = simd::choose_stores<Target>(store_request, R::store_needs(plan, output_bytes));
       R::run_rows(plan, input.data(), output.data(), mode, stores);
       simd::finish_stores<Target>(stores);
       return;
     }
-    if (all.rank > 0 && all.role[last] == kept_role && all.strides[0][last] == 1 &&
-        all.strides[1][last] == 1 && all.sizes[last] >= C::lanes) {
+    if (C::takes(all)) {
+      const StoreStrategy stores = simd::choose_stores<Target>(store_request, C::store_needs(plan, output_bytes));
       C::run_columns(plan, input.data(), output.data(), mode, stores);
       simd::finish_stores<Target>(stores);
       return;

@@ -1,8 +1,19 @@
 // HARDMAX, vector path for the columns shape: the innermost dimension is kept and contiguous in
-// input and output (XNNPACK's argmax-pool shape). Lanes are groups: a strict greater-than per
-// lane walks the reduced elements in row-major order keeping the first index, then each output
-// row is written by comparing the winning index with the row's position. No transpose, no copy
-// of the input. Semantics: hardmax_core.hpp.
+// input and output (XNNPACK's argmax-pool shape, axis 0 of a matrix). Lanes are groups. Two
+// passes per tile of neighbouring groups, each over memory in order:
+// - the reduction reads the input once: the reduced positions are folded `rows_at_once` at a
+//   time into the tile's state (best value or key, winning position), which stays in registers
+//   across those rows, so the state is loaded and stored once per `rows_at_once` input rows. A
+//   strict greater-than per lane keeps the first index of the maximum. The rows of the next
+//   pass, each on its own page, are prefetched.
+// - the output is all zeros but one 1 per group. With enough rows per group it is zero-filled
+//   by the store strategy a chunk of rows at a time, and each chunk's ones are written right
+//   after its zeros, while its lines are still in L1/L2 (the groups are ordered by chunk with
+//   a counting sort on the stack); under `rep` with contiguous rows, one memset of the whole
+//   tile and then the ones (rep stosb is fast only in large calls: docs/decisions.md, "Store
+//   strategy"). Groups of few rows write each output row as a compare-and-select of the
+//   winning positions instead.
+// No transpose, no copy of the input, no allocation. Semantics: hardmax_core.hpp.
 #pragma once
 
 #include <refops/kernels/hardmax_core.hpp>
@@ -17,13 +28,278 @@ struct Columns : Lanes<Target, T> {
   using L = Lanes<Target, T>;
   using typename L::U, typename L::K, typename L::B;
   using L::lanes;
-  // Lanes of per-group state (key and winning index) kept in L1.
-  static constexpr std::size_t tile = 8192 / sizeof(T);
+  // Groups side by side per tile: their state (4-8 bytes each, 2-3 arrays) stays in L1.
+  static constexpr std::size_t tile = 2048;
+  // Reduced positions folded per pass over the state.
+  static constexpr std::size_t rows_at_once = 8;
+  // From this many rows per group on, the output is zero-filled and patched: the patches (one
+  // per group) cost less than a compare-and-select of every output vector.
+  static constexpr std::uint64_t patch_min_rows = 32;
+  // Output bytes zeroed before their patches are written (the lines stay in L2), and the most
+  // chunks per tile (the counting sort's table on the stack).
+  static constexpr std::size_t chunk_bytes = 64 * 1024;
+  static constexpr std::size_t max_chunks = 256;
 
   // Positions up to 2^32-1 in K lanes: 16-bit keys keep a second lane array for the high half.
   static constexpr bool split_positions = sizeof(K) < 4;
   static K low(std::uint64_t position) { return static_cast<K>(static_cast<U>(position)); }
   static K high(std::uint64_t position) { return static_cast<K>(static_cast<U>(split_positions ? position >> 16 : 0)); }
+  static std::uint32_t position_of(K index, K index_high) {
+    if constexpr (split_positions) return static_cast<std::uint32_t>(static_cast<U>(index_high)) << 16 | static_cast<U>(index);
+    else return static_cast<std::uint32_t>(static_cast<U>(index));
+  }
+
+  // Whether the shape takes this path: the innermost dimension kept, contiguous in both, and at
+  // least a vector wide.
+  static bool takes(const simd::LoopNest<2>& all) {
+    const std::size_t last = all.rank - 1;
+    return all.rank > 0 && all.role[last] == kept_role && all.strides[0][last] == 1 && all.strides[1][last] == 1 &&
+           all.sizes[last] >= lanes;
+  }
+
+  // Whether every tile's output rows are one contiguous block (one reduced dimension whose
+  // output rows follow each other, and one tile per run of groups).
+  static bool contiguous_rows(const Plan& plan, std::size_t width) {
+    return width <= tile && plan.reduced.rank == 1 && plan.reduced.strides[1][0] == static_cast<std::ptrdiff_t>(width);
+  }
+
+  static bool patches(const Plan& plan) { return plan.group_size >= patch_min_rows; }
+
+  // What the output looks like to choose_stores: zeros with one 1 per group, in one block per
+  // tile when the rows are contiguous.
+  static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes) {
+    const std::size_t width = plan.kept.sizes[plan.kept.rank - 1];
+    const bool zero_background = patches(plan) && contiguous_rows(plan, width);
+    return {output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
+  }
+
+  static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
+    U* out = reinterpret_cast<U*>(out_elements);
+    const simd::LoopNest<2>& kept = plan.kept;
+    const std::size_t outer = kept.rank - 1;
+    const std::size_t width = kept.sizes[outer];
+    const K nan = nan_key<T>(mode);
+    alignas(64) K key[tile];
+    alignas(64) K index[tile];
+    alignas(64) K index_high[split_positions ? tile : 1];
+    simd::for_each_offset(kept, outer, [&](const std::array<std::ptrdiff_t, 2>& group) {
+      for (std::size_t j0 = 0; j0 < width; j0 += tile) {
+        const std::size_t n = std::min(tile, width - j0);
+        const T* g = in + group[0] + static_cast<std::ptrdiff_t>(j0);
+        U* o = out + group[1] + static_cast<std::ptrdiff_t>(j0);
+        reduce(plan.reduced, g, n, mode, nan, key, index, index_high);
+        if (patches(plan)) write_patched(plan, o, n, index, index_high, stores, contiguous_rows(plan, width));
+        else write_selected_rows(plan.reduced, o, n, index, index_high, stores);
+      }
+    });
+  }
+
+  // ---- the reduction ----
+
+  // FLOAT32 (and the typed layer's FLOAT64) compares the values themselves, which is as exact
+  // as a key and cheaper (two compares against the key's six operations): x displaces the best
+  // so far when
+  //   ignore:    !(x <= best) && x == x          (NaN never wins; a number displaces a leading NaN)
+  //   propagate: !(best >= x) && best == best    (NaN displaces a number; the first NaN stays)
+  // and -0.0 against +0.0 is a tie either way. `key` then holds the best values' bits.
+  static constexpr bool float_compares = std::is_floating_point_v<T>;
+  enum class Compare { keys, propagate, ignore };
+
+  // The state for groups [0, n) over every reduced position of the tile at g.
+  static void reduce(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, K nan, K* key, K* index,
+                     K* index_high) {
+    if constexpr (float_compares) {
+      if (mode == NanMode::propagate) return reduce_as<Compare::propagate>(reduced, g, n, nan, key, index, index_high);
+      return reduce_as<Compare::ignore>(reduced, g, n, nan, key, index, index_high);
+    } else {
+      (void)mode;
+      return reduce_as<Compare::keys>(reduced, g, n, nan, key, index, index_high);
+    }
+  }
+
+  template <Compare C>
+  static void reduce_as(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, K* key, K* index,
+                        K* index_high) {
+    const T* rows[rows_at_once];
+    std::size_t count = 0;
+    std::uint64_t first = 0;
+    // Each pass reads `rows_at_once` rows side by side, each often on its own page, where the
+    // hardware prefetchers do not follow; the rows one pass ahead (along the innermost
+    // reduced dimension) are asked for while these are read. A prefetch past the tensor is
+    // harmless (it never faults).
+    const std::ptrdiff_t ahead =
+        reduced.rank == 0 ? 0 : static_cast<std::ptrdiff_t>(rows_at_once) * reduced.strides[0][reduced.rank - 1];
+    simd::for_each_offset(reduced, reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
+      rows[count++] = g + e[0];
+      if (count == rows_at_once) {
+        // The first pass starts the state; the others, the hot loop, have a fixed row count.
+        if (first == 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, ahead);
+        else fold<C, rows_at_once>(rows, count, n, nan, key, index, index_high, first, ahead);
+        first += count;
+        count = 0;
+      }
+    });
+    if (count != 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0);
+  }
+
+  // Does x displace best (one lane or a vector of lanes)?
+  template <Compare C, class V>
+  static auto wins(const V& x, const V& best) {
+    if constexpr (std::is_arithmetic_v<V>) {
+      if constexpr (C == Compare::propagate) return !(best >= x) && best == best;
+      else if constexpr (C == Compare::ignore) return !(x <= best) && x == x;
+      else return x > best;
+    } else {  // bitwise operators on the masks: xsimd 8.1's ! and && take detours on AVX2
+      if constexpr (C == Compare::propagate) return ~(best >= x) & (best == best);
+      else if constexpr (C == Compare::ignore) return ~(x <= best) & (x == x);
+      else return x > best;
+    }
+  }
+
+  // select(w, a, b) on position lanes, where w compares F lanes (of the same width).
+  template <class F, class W>
+  static B select_position(const W& w, const B& a, const B& b) {
+    if constexpr (std::is_same_v<F, B>) return xsimd::select(w, a, b);
+    else return xsimd::bitwise_cast<B>(xsimd::select(w, xsimd::bitwise_cast<F>(a), xsimd::bitwise_cast<F>(b)));
+  }
+
+  // Folds rows[0..count), positions first, first + 1, ..., into the state of groups [0, n);
+  // position 0 starts it. Fixed != 0: count is Fixed and first is not 0.
+  template <Compare C, std::size_t Fixed>
+  static void fold(const T* const* rows, std::size_t any_count, std::size_t n, K nan_scalar, K* key, K* index,
+                   K* index_high, std::uint64_t first, std::ptrdiff_t ahead) {
+    const std::size_t count = Fixed != 0 ? Fixed : any_count;
+    using F = std::conditional_t<C == Compare::keys, B, xsimd::batch<T, Target>>;
+    static_assert(F::size == lanes);
+    const B nan(nan_scalar);
+    const auto value = [&](const T* p) {
+      if constexpr (C == Compare::keys) return load_key<Target, T>(p, nan);
+      else return F::load_unaligned(p);
+    };
+    const std::size_t start = Fixed == 0 && first == 0 ? 1 : 0;
+    std::size_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+      F best;
+      B at(K(0)), at_high(K(0));
+      if (Fixed == 0 && first == 0) {
+        best = value(rows[0] + i);
+      } else {
+        if constexpr (std::is_same_v<F, B>) best = B::load_aligned(key + i);
+        else best = xsimd::bitwise_cast<F>(B::load_aligned(key + i));
+        at = B::load_aligned(index + i);
+        if constexpr (split_positions) at_high = B::load_aligned(index_high + i);
+      }
+      if (ahead != 0 && i % (64 / sizeof(T)) == 0)
+        for (std::size_t r = 0; r < count; ++r) __builtin_prefetch(rows[r] + i + ahead, 0, 2);
+      for (std::size_t r = start; r < count; ++r) {
+        const F x = value(rows[r] + i);
+        const auto w = wins<C>(x, best);
+        best = xsimd::select(w, x, best);
+        at = select_position<F>(w, B(low(first + r)), at);
+        if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
+      }
+      if constexpr (std::is_same_v<F, B>) best.store_aligned(key + i);
+      else xsimd::bitwise_cast<B>(best).store_aligned(key + i);
+      at.store_aligned(index + i);
+      if constexpr (split_positions) at_high.store_aligned(index_high + i);
+    }
+    for (; i < n; ++i) {
+      using S = std::conditional_t<C == Compare::keys, K, T>;
+      const auto scalar = [&](const T* p) {
+        if constexpr (C == Compare::keys) return key_at(p, nan_scalar);
+        else return *p;
+      };
+      S best;
+      if (first == 0) {
+        best = scalar(rows[0] + i);
+        index[i] = K(0);
+        if constexpr (split_positions) index_high[i] = K(0);
+      } else {
+        std::memcpy(&best, key + i, sizeof(S));
+      }
+      for (std::size_t r = start; r < count; ++r) {
+        const S x = scalar(rows[r] + i);
+        if (wins<C>(x, best)) {
+          best = x;
+          index[i] = low(first + r);
+          if constexpr (split_positions) index_high[i] = high(first + r);
+        }
+      }
+      std::memcpy(key + i, &best, sizeof(S));
+    }
+  }
+
+  // ---- the output ----
+
+  // Row `position`'s output offset (operand 1 of the reduced dimensions).
+  static std::ptrdiff_t output_offset(const simd::LoopNest<2>& reduced, std::uint64_t position) {
+    if (reduced.rank == 1) return static_cast<std::ptrdiff_t>(position) * reduced.strides[1][0];
+    std::ptrdiff_t offset = 0;
+    for (std::size_t d = reduced.rank; d-- > 0;) {
+      offset += static_cast<std::ptrdiff_t>(position % reduced.sizes[d]) * reduced.strides[1][d];
+      position /= reduced.sizes[d];
+    }
+    return offset;
+  }
+
+  // Zeros by `stores`, a chunk of rows at a time, each chunk's ones right after its zeros.
+  static void write_patched(const Plan& plan, U* o, std::size_t n, const K* index, const K* index_high,
+                            StoreStrategy stores, bool contiguous) {
+    const std::uint64_t rows = plan.group_size;
+    std::uint64_t chunk_rows = std::max<std::uint64_t>(1, chunk_bytes / (n * sizeof(T)));
+    chunk_rows = std::max<std::uint64_t>(chunk_rows, (rows + max_chunks - 1) / max_chunks);
+    const auto chunks = static_cast<std::size_t>((rows + chunk_rows - 1) / chunk_rows);
+    // The groups ordered by the chunk of their winning row (a counting sort).
+    std::uint32_t winner[tile];
+    std::uint16_t order[tile];
+    static_assert(tile <= 65536);
+    std::uint32_t begin[max_chunks + 1] = {};
+    for (std::size_t j = 0; j < n; ++j) {
+      winner[j] = position_of(index[j], split_positions ? index_high[j] : K(0));
+      ++begin[winner[j] / chunk_rows + 1];
+    }
+    for (std::size_t c = 0; c < chunks; ++c) begin[c + 1] += begin[c];
+    std::uint32_t next[max_chunks];
+    std::copy(begin, begin + chunks, next);
+    for (std::size_t j = 0; j < n; ++j) order[next[winner[j] / chunk_rows]++] = static_cast<std::uint16_t>(j);
+    const auto patch = [&](std::size_t c) {
+      for (std::uint32_t k = begin[c]; k < begin[c + 1]; ++k) {
+        const std::size_t j = order[k];
+        o[output_offset(plan.reduced, winner[j]) + static_cast<std::ptrdiff_t>(j)] = Traits<T>::one;
+      }
+    };
+    if (contiguous && stores == StoreStrategy::rep) {
+      // One memset of the whole block: on the Zen 3 host of issue 10, rep stosb reaches memset's
+      // speed only in single calls of tens of MiB (docs/decisions.md, "Store strategy"); the
+      // ones then read one line back each.
+      simd::fill_span<Target>(o, static_cast<std::size_t>(rows * n), U{0}, stores);
+      for (std::size_t c = 0; c < chunks; ++c) patch(c);
+      return;
+    }
+    if (contiguous) {
+      for (std::size_t c = 0; c < chunks; ++c) {
+        const std::uint64_t r0 = c * chunk_rows, r1 = std::min(rows, r0 + chunk_rows);
+        simd::fill_span<Target>(o + static_cast<std::ptrdiff_t>(r0 * n), static_cast<std::size_t>((r1 - r0) * n), U{0}, stores);
+        patch(c);
+      }
+      return;
+    }
+    std::uint64_t position = 0;
+    std::size_t chunk = 0;
+    simd::for_each_offset(plan.reduced, plan.reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
+      simd::fill_span<Target>(o + e[1], n, U{0}, stores);
+      if (++position % chunk_rows == 0 || position == rows) patch(chunk++);
+    });
+  }
+
+  // Every output row as select(index == position, 1, 0) over the tile.
+  static void write_selected_rows(const simd::LoopNest<2>& reduced, U* o, std::size_t n, const K* index,
+                                  const K* index_high, StoreStrategy stores) {
+    std::uint64_t position = 0;
+    simd::for_each_offset(reduced, reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
+      write_selected(reinterpret_cast<K*>(o + e[1]), index, index_high, n, position++, stores);
+    });
+  }
 
   // Stores `n` lanes of select(index == position, 1, 0) at p.
   static void write_selected(K* p, const K* index, const K* index_high, std::size_t n, std::uint64_t position,
@@ -39,112 +315,6 @@ struct Columns : Lanes<Target, T> {
       return hit ? static_cast<K>(Traits<T>::one) : K(0);
     };
     simd::store_span<Target>(p, n, stores, selected, selected_one);
-  }
-
-  static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
-    K* out = reinterpret_cast<K*>(out_elements);
-    const simd::LoopNest<2>& kept = plan.kept;
-    const std::size_t outer = kept.rank - 1;
-    const std::size_t width = kept.sizes[outer];
-    const K nan = nan_key<T>(mode);
-    alignas(64) K key[tile];
-    alignas(64) K index[tile];
-    alignas(64) K index_high[split_positions ? tile : 1];
-    simd::for_each_offset(kept, outer, [&](const std::array<std::ptrdiff_t, 2>& group) {
-      for (std::size_t j0 = 0; j0 < width; j0 += tile) {
-        const std::size_t n = std::min(tile, width - j0);
-        const T* g = in + group[0] + static_cast<std::ptrdiff_t>(j0);
-        K* o = out + group[1] + static_cast<std::ptrdiff_t>(j0);
-        std::uint64_t position = 0;
-        simd::for_each_offset(plan.reduced, plan.reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
-          update(g + e[0], n, nan, key, index, index_high, position++);
-        });
-        position = 0;
-        simd::for_each_offset(plan.reduced, plan.reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
-          write_selected(o + e[1], index, index_high, n, position++, stores);
-        });
-      }
-    });
-  }
-
-  // FLOAT32 (and the typed layer's FLOAT64) compares the values themselves, which is as exact
-  // as a key and cheaper (two compares against the key's six operations): x displaces the best
-  // so far when
-  //   ignore:    !(x <= best) && x == x          (NaN never wins; a number displaces a leading NaN)
-  //   propagate: !(best >= x) && best == best    (NaN displaces a number; the first NaN stays)
-  // and -0.0 against +0.0 is a tie either way. `key` then holds the best values' bits.
-  static constexpr bool float_compares = std::is_floating_point_v<T>;
-
-  template <bool Propagate>
-  static void update_floats(const T* p, std::size_t n, K* key, K* index, std::uint64_t position) {
-    using F = xsimd::batch<T, Target>;
-    static_assert(F::size == lanes);
-    const B pos(low(position));
-    std::size_t i = 0;
-    for (; i + lanes <= n; i += lanes) {
-      const F x = F::load_unaligned(p + i);
-      const F best = xsimd::bitwise_cast<F>(B::load_unaligned(key + i));
-      xsimd::batch_bool<T, Target> wins;
-      if constexpr (Propagate) wins = ~(best >= x) & (best == best);
-      else wins = ~(x <= best) & (x == x);
-      xsimd::bitwise_cast<B>(xsimd::select(wins, x, best)).store_unaligned(key + i);
-      const F index_now = xsimd::bitwise_cast<F>(B::load_unaligned(index + i));
-      xsimd::bitwise_cast<B>(xsimd::select(wins, xsimd::bitwise_cast<F>(pos), index_now)).store_unaligned(index + i);
-    }
-    for (; i < n; ++i) {
-      T best;
-      std::memcpy(&best, key + i, sizeof(T));
-      const T x = p[i];
-      const bool wins = Propagate ? !(best >= x) && !std::isnan(best) : !(x <= best) && !std::isnan(x);
-      if (wins) {
-        std::memcpy(key + i, &x, sizeof(T));
-        index[i] = low(position);
-      }
-    }
-  }
-
-  // One reduced position for `n` groups side by side: a strict greater-than per lane keeps the
-  // first index of the maximum; position 0 starts the state.
-  static void update(const T* p, std::size_t n, K nan_scalar, K* key, K* index, K* index_high,
-                     std::uint64_t position) {
-    const K* q = reinterpret_cast<const K*>(p);
-    const B nan(nan_scalar);
-    const K pos_low = low(position), pos_high = high(position);
-    const B pos(pos_low), pos_hi(pos_high);
-    std::size_t i = 0;
-    if (position == 0) {
-      if constexpr (float_compares) {
-        std::copy(q, q + n, key);  // the values' bits
-      } else {
-        for (; i + lanes <= n; i += lanes) key_of<Target, T>(B::load_unaligned(q + i), nan).store_unaligned(key + i);
-        for (; i < n; ++i) key[i] = key_at(p + i, nan_scalar);
-      }
-      std::fill(index, index + n, K(0));
-      if constexpr (split_positions) std::fill(index_high, index_high + n, K(0));
-      return;
-    }
-    if constexpr (float_compares) {
-      if (nan_scalar == nan_key<T>(NanMode::propagate)) update_floats<true>(p, n, key, index, position);
-      else update_floats<false>(p, n, key, index, position);
-      return;
-    }
-    for (; i + lanes <= n; i += lanes) {
-      const B k = key_of<Target, T>(B::load_unaligned(q + i), nan);
-      const B best = B::load_unaligned(key + i);
-      const auto wins = k > best;
-      xsimd::select(wins, k, best).store_unaligned(key + i);
-      xsimd::select(wins, pos, B::load_unaligned(index + i)).store_unaligned(index + i);
-      if constexpr (split_positions)
-        xsimd::select(wins, pos_hi, B::load_unaligned(index_high + i)).store_unaligned(index_high + i);
-    }
-    for (; i < n; ++i) {
-      const K k = key_at(p + i, nan_scalar);
-      if (k > key[i]) {
-        key[i] = k;
-        index[i] = pos_low;
-        if constexpr (split_positions) index_high[i] = pos_high;
-      }
-    }
   }
 };
 

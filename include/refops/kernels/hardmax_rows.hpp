@@ -15,7 +15,6 @@
 #include <refops/kernels/hardmax_core.hpp>
 
 #include <bit>
-#include <vector>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
@@ -334,48 +333,109 @@ struct Rows : Lanes<Target, T> {
     return false;
   }
 
-  // The number of groups, when the state for them is small next to the output (an eighth of
-  // its bytes at most); 0 otherwise.
-  static std::uint64_t interleaved_groups(const Plan& plan) {
+  // Whether the state for every group is small next to the output (an eighth of its bytes at
+  // most), so a pass that keeps it wins over walking the groups one at a time.
+  static bool interleaved_pays(const Plan& plan) {
     std::uint64_t groups = 1, elements = plan.group_size;
     for (std::size_t d = 0; d < plan.kept.rank; ++d) groups *= plan.kept.sizes[d];
     elements *= groups;
-    return groups * sizeof(GroupBest) * 8 <= elements * sizeof(T) ? groups : 0;
+    return groups * sizeof(GroupBest) * 8 <= elements * sizeof(T);
   }
 
-  static void run_interleaved(const Plan& plan, std::uint64_t groups, const T* in, U* out, K nan, StoreStrategy stores) {
+  static bool takes_interleaved(const Plan& plan) {
+    const simd::LoopNest<2>& red = plan.reduced;
+    return red.strides[1][red.rank - 1] == 1 && is_interleaved(plan.all) && interleaved_pays(plan);
+  }
+
+  // Whether the output is one dense block (every dimension packed, in order).
+  static bool dense_output(const simd::LoopNest<2>& all) {
+    std::ptrdiff_t step = 1;
+    for (std::size_t d = all.rank; d-- > 0;) {
+      if (all.strides[1][d] != step) return false;
+      step *= static_cast<std::ptrdiff_t>(all.sizes[d]);
+    }
+    return true;
+  }
+
+  // What the output looks like to choose_stores: the interleaved path on a dense output writes
+  // only its ones after one zero fill under `rep`; every other rows path computes each vector.
+  static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes) {
+    const bool zero_background = takes_interleaved(plan) && dense_output(plan.all);
+    return {output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
+  }
+
+  // Groups whose state is kept at once (on the stack: 16 KiB). More groups are taken a chunk
+  // of the outermost kept dimension that fits at a time (each chunk still read and written in
+  // memory order).
+  static constexpr std::size_t interleaved_capacity = 1024;
+
+  static void run_interleaved(const Plan& plan, const T* in, U* out, K nan, StoreStrategy stores) {
     const simd::LoopNest<2>& all = plan.all;
     const std::size_t outer = all.rank - 1;  // every dimension but the row
     const std::size_t row = all.sizes[outer];
-    // The walk's operands: input and output offsets, the group's number, the row's number in
-    // its group (row-major over the reduced dimensions, increasing dimension order).
-    simd::LoopNest<4> walk;
+    // `split`: the outermost kept dimension whose inner kept dimensions hold at most
+    // `interleaved_capacity` groups; chunks are ranges of it, the kept dimensions outside it a
+    // plain loop around them.
+    std::size_t split = outer;
+    std::uint64_t per_unit = 1;  // groups per coordinate of `split`
+    for (std::size_t d = outer; d-- > 0;) {
+      if (all.role[d] != kept_role) continue;
+      if (split != outer && per_unit * all.sizes[split] > interleaved_capacity) break;
+      if (split != outer) per_unit *= all.sizes[split];
+      split = d;
+    }
+    const std::size_t units_per_chunk =
+        static_cast<std::size_t>(std::max<std::uint64_t>(1, interleaved_capacity / per_unit));
+    // The walk's operands: input and output offsets, the group's number in its chunk, the row's
+    // number in its group (row-major over the reduced dimensions, increasing dimension order).
     std::array<std::ptrdiff_t, Dims::capacity> group_step{}, row_step{};
     std::ptrdiff_t group_count = 1, row_count = 1;
     for (std::size_t d = outer; d-- > 0;) {
       const auto size = static_cast<std::ptrdiff_t>(all.sizes[d]);
-      if (all.role[d] == kept_role) {
-        group_step[d] = group_count;
-        group_count *= size;
-      } else {
+      if (all.role[d] == reduced_role) {
         row_step[d] = row_count;
         row_count *= size;
+      } else if (d >= split) {
+        group_step[d] = group_count;
+        group_count *= size;
       }
     }
-    for (std::size_t d = 0; d < outer; ++d)
-      walk.push(all.sizes[d], {all.strides[0][d], all.strides[1][d], group_step[d], row_step[d]});
-    std::vector<GroupBest> best(groups);
-    simd::for_each_offset(walk, outer, [&](const std::array<std::ptrdiff_t, 4>& at) {
-      const T* p = in + at[0];
-      K key = std::numeric_limits<K>::min();
-      for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key);
-      GroupBest& g = best[static_cast<std::size_t>(at[2])];
-      if (at[3] == 0 || key > g.key)
-        g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
-    });
-    simd::for_each_offset(walk, outer, [&](const std::array<std::ptrdiff_t, 4>& at) {
-      const GroupBest& g = best[static_cast<std::size_t>(at[2])];
-      write_part(out + at[1], row, g.row == static_cast<std::uint64_t>(at[3]) ? g.at : no_one, stores);
+    simd::LoopNest<2> outside;  // the kept dimensions outside `split`
+    for (std::size_t d = 0; d < split; ++d)
+      if (all.role[d] == kept_role) outside.push(all.sizes[d], {all.strides[0][d], all.strides[1][d]});
+    GroupBest best[interleaved_capacity];
+    // Under rep on a dense output: one memset of it all (rep stosb is fast in large single
+    // calls, docs/decisions.md "Store strategy"), and the second pass writes only the ones.
+    const bool zeroed = stores == StoreStrategy::rep && dense_output(all);
+    if (zeroed) {
+      std::size_t elements = 1;
+      for (std::size_t d = 0; d < all.rank; ++d) elements *= all.sizes[d];
+      simd::fill_span<Target>(out, elements, U{0}, stores);
+    }
+    simd::for_each_offset(outside, outside.rank, [&](const std::array<std::ptrdiff_t, 2>& base) {
+      for (std::size_t c0 = 0; c0 < all.sizes[split]; c0 += units_per_chunk) {
+        const std::size_t units = std::min(units_per_chunk, all.sizes[split] - c0);
+        simd::LoopNest<4> walk;
+        for (std::size_t d = 0; d < outer; ++d)
+          if (all.role[d] == reduced_role || d >= split)
+            walk.push(d == split ? units : all.sizes[d], {all.strides[0][d], all.strides[1][d], group_step[d], row_step[d]});
+        const T* chunk_in = in + base[0] + static_cast<std::ptrdiff_t>(c0) * all.strides[0][split];
+        U* chunk_out = out + base[1] + static_cast<std::ptrdiff_t>(c0) * all.strides[1][split];
+        simd::for_each_offset(walk, walk.rank, [&](const std::array<std::ptrdiff_t, 4>& at) {
+          const T* p = chunk_in + at[0];
+          K key = std::numeric_limits<K>::min();
+          for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key);
+          GroupBest& g = best[static_cast<std::size_t>(at[2])];
+          if (at[3] == 0 || key > g.key)
+            g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
+        });
+        simd::for_each_offset(walk, walk.rank, [&](const std::array<std::ptrdiff_t, 4>& at) {
+          const GroupBest& g = best[static_cast<std::size_t>(at[2])];
+          const bool has_one = g.row == static_cast<std::uint64_t>(at[3]);
+          if (!zeroed) write_part(chunk_out + at[1], row, has_one ? g.at : no_one, stores);
+          else if (has_one) chunk_out[at[1] + static_cast<std::ptrdiff_t>(g.at)] = Traits<T>::one;
+        });
+      }
     });
   }
 
@@ -397,9 +457,7 @@ struct Rows : Lanes<Target, T> {
         default: return short_rows<4>(plan.kept, in, out, nan, stores);
       }
     }
-    if (out_step == 1 && is_interleaved(plan.all)) {
-      if (const std::uint64_t groups = interleaved_groups(plan)) return run_interleaved(plan, groups, in, out, nan, stores);
-    }
+    if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
     if (outer == 0 && out_step == 1) {
       U* previous = nullptr;  // the last row read, whose output is not written yet
       std::size_t previous_one = 0;
