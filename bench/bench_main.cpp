@@ -132,8 +132,8 @@ void run_baseline_once(const Case& c, const KernelRun& k, std::size_t threads, B
 
 // One row: every iteration runs the kernel (timed, what the row's GB/s counts) and then each
 // baseline on the same number of threads, on the kernel's own buffers (so the cache holds the
-// same lines whichever ran last; after a streaming copy an untimed memcpy restores them). The host is shared and its bandwidth moves by 2x from
-// one second to the next; measured in alternation, kernel and baseline see the same stretch of
+// same lines whichever ran last). The host is shared and its bandwidth moves by 2x from one
+// second to the next; measured in alternation, kernel and baseline see the same stretch of
 // time, so their ratio holds when the absolute figures do not. Counters: the baseline's GB/s,
 // the ratio of the kernel's GB/s to it, and whether the streaming form of the baseline was the faster.
 void run_kernel(benchmark::State& state, const Case& c, const ExecuteOptions& options) {
@@ -160,11 +160,11 @@ void run_kernel(benchmark::State& state, const Case& c, const ExecuteOptions& op
       run_baseline_once(c, k, threads, runs[r]);
       baseline_seconds[r] += std::chrono::duration<double>(clock::now() - b).count();
     }
-    // The streaming copy leaves the output out of the cache; an untimed memcpy puts back what
-    // the memcpy baseline started from (it ran right after the kernel), so the next kernel
-    // does too. Without it, every cache-resident kernel started with its output in memory
-    // while its memcpy baseline found it in the cache.
-    if (runs.back() == BaselineRun::stream_copy) run_baseline_once(c, k, threads, BaselineRun::copy);
+    // The streaming form ran last and left the buffers out of the cache; on a cache-resident
+    // case an untimed run of the C library's form (memset or memcpy) puts back what the kernel
+    // found the first time, so every kernel run starts alike. Without it, every cache-resident
+    // kernel started with its output in memory while its baseline found it in the cache.
+    if (cache_resident) run_baseline_once(c, k, threads, runs.front());
   }
   const double iterations = static_cast<double>(state.iterations());
   const std::size_t best = static_cast<std::size_t>(

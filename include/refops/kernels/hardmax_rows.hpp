@@ -260,9 +260,11 @@ struct Rows : Lanes<Target, T> {
   static void write_part(U* p, std::size_t n, std::size_t one_at, StoreStrategy stores) {
     // Zeros but in the one vector that holds the 1 (one_at - i wraps above lanes elsewhere).
     const B zero(K(0));
+    // By value: a vector store may alias any memory, so a vector reached through a reference
+    // is loaded again after every store.
     simd::store_span<Target>(
         reinterpret_cast<K*>(p), n, stores,
-        [&](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; },
+        [one_at, zero](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; },
         [&](std::size_t i) { return i == one_at ? static_cast<K>(Traits<T>::one) : K(0); });
   }
 
