@@ -11,12 +11,14 @@ Each case is one ONNX model (opset 14: OneHot, EyeLike, Trilu, Hardmax-13) run b
 (intra_op_num_threads=1) and by OpenVINO's CPU plugin reading the same model (one inference
 thread, one stream, FLOAT32 precision). GB/s counts bytes written plus bytes read as refops's
 benchmark does (bench/bench_main.cpp): EyeLike's input only gives the shape and is not
-counted, and Trilu counts as read only the elements it keeps (75% of a 4096 x 8192 input). The time is the best of the runs within --seconds after one warm-up run, so the
-figures are each runtime's best case; the output buffers are each runtime's own (allocated per
-run by ONNX Runtime, reused by OpenVINO). Compare with refops's figures from the same machine
+counted, and Trilu counts as read only the elements it keeps (75% of a 4096 x 8192 input).
+Each cell is the median of the runs within --seconds after one warm-up run (refops's benchmark
+reports medians too), and in parentheses the best of them; the output buffers are each
+runtime's own (allocated per run by ONNX Runtime, reused by OpenVINO). Compare with refops's figures from the same machine
 and the same minutes: the machine's memory bandwidth is what all of them are bound by.
 """
 import argparse
+import statistics
 import time
 
 import numpy as np
@@ -88,15 +90,16 @@ CASES = [
 ]
 
 
-def best_seconds(run, seconds):
+def run_seconds(run, seconds):
+    """(median, best) of the run's times within `seconds`, after one warm-up run."""
     run()  # warm-up: first-touch of the output, plan caches
-    best, start = float("inf"), time.perf_counter()
+    times, start = [], time.perf_counter()
     while True:
         t = time.perf_counter()
         run()
-        best = min(best, time.perf_counter() - t)
+        times.append(time.perf_counter() - t)
         if time.perf_counter() - start > seconds:
-            return best
+            return statistics.median(times), min(times)
 
 
 def ort_runner(model_bytes, feeds):
@@ -141,10 +144,10 @@ def main():
     args = parser.parse_args()
     runners = {"ort": ("ONNX Runtime", ort_runner), "ov": ("OpenVINO", ov_runner)}
     chosen = ["ort", "ov"] if args.runtime == "both" else [args.runtime]
-    print(f"# {versions()}; single thread; GB/s = (bytes written + bytes read) / best time")
+    print(f"# {versions()}; single thread; GB/s = (bytes written + bytes read) / time: median (best) of the runs")
     # The machine's state: refops's benchmark treats a 256 MiB memset(0) below 10 GB/s as loaded.
     buffer = np.ones(64 * MiB, np.float32)
-    print(f"# numpy fill(0) of 256 MiB (memset): {buffer.nbytes / best_seconds(lambda: buffer.fill(0), 1.0) / 1e9:.2f} GB/s\n")
+    print(f"# numpy fill(0) of 256 MiB (memset): {buffer.nbytes / run_seconds(lambda: buffer.fill(0), 1.0)[0] / 1e9:.2f} GB/s\n")
     del buffer
     print("| case | " + " | ".join(runners[r][0] for r in chosen) + " |")
     print("|---|" + "---:|" * len(chosen))
@@ -155,8 +158,8 @@ def main():
         cells = []
         for r in chosen:
             try:
-                seconds = best_seconds(runners[r][1](model_bytes, feeds), args.seconds)
-                cells.append(f"{traffic / seconds / 1e9:.2f}")
+                median, best = run_seconds(runners[r][1](model_bytes, feeds), args.seconds)
+                cells.append(f"{traffic / median / 1e9:.2f} ({traffic / best / 1e9:.2f})")
             except Exception as error:  # a runtime without the operator or the shape
                 cells.append("failed: " + str(error).splitlines()[0][:60])
         print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
