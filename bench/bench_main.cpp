@@ -244,9 +244,9 @@ void add_cache_context() {
                                   " CPUs (" + mib(t.llc_per_cpu_bytes) + " each)");
   benchmark::AddCustomContext(
       "refops stores",
-      "plain below " + mib(simd::streaming_threshold_bytes()) +
-          " per call (the LLC); above, rep when the background is zero in one block and sparse writes are >= " +
-          std::to_string(simd::rep_min_bytes_per_sparse) + " bytes apart, else stream" +
+      "rep when the background is zero in one block and sparse writes are >= " +
+          std::to_string(simd::rep_min_bytes_per_sparse) + " bytes apart (below " + mib(simd::streaming_threshold_bytes()) +
+          " per call, the LLC, plain for ONE_HOT rows); else plain below the LLC, stream above" +
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
                                            : std::string()));

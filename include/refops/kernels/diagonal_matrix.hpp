@@ -220,14 +220,14 @@ void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
   const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
   const batch value(p.value);
   const bool inside_is_value = p.begin <= p.end;
-  const auto& t = lane_mask_tables<U>;
   auto clamp_lanes = [](std::size_t edge, std::size_t x0) { return std::min(edge - std::min(edge, x0), batch::size); };
-  // By value (but the tables): a vector store may alias any memory, so operands reached
-  // through references would be loaded again after every store.
-  auto vector_at = [=, &t](std::size_t x0) {
+  // By value (the tables are globals): a vector store may alias any memory, so operands
+  // reached through references would be loaded again after every store.
+  auto vector_at = [=](std::size_t x0) {
     batch background(U{0});
     if (bg == Background::broadcast) background = batch(in_row[0]);
     else if (bg == Background::contiguous) background = batch::load_unaligned(in_row + x0);
+    const LaneMaskTables<U>& t = lane_mask_tables<U>;
     const batch inside = batch::load_unaligned(t.ones_from.data() + 64 - clamp_lanes(lo, x0)) &
                          batch::load_unaligned(t.ones_below.data() + 64 - clamp_lanes(hi, x0));
     const batch& a = inside_is_value ? value : background;

@@ -161,6 +161,10 @@ struct StoreNeeds {
   std::size_t output_bytes;        // this kernel call's output (the request may name more)
   bool zero_background;            // all but sparse elements are zero bytes, in whole spans
   std::size_t bytes_per_sparse;    // output bytes per element that differs from the background
+  // The kernel's plain path already fills a block and writes its sparse elements while the
+  // block is in L1 (ONE_HOT rows): in cache that beats a fill of the whole output and a
+  // second pass.
+  bool plain_patches_in_l1 = false;
 };
 
 // Sparse writes at most this dense make a zeroing pass plus a patch pass cheaper than one
@@ -168,21 +172,23 @@ struct StoreNeeds {
 inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 
 // The strategy for one call. Forced (the request, else REFOPS_STORES) wins. Otherwise:
-// - outputs smaller than the last-level cache: plain (the output can stay in the cache for
-//   whoever reads it next; a block filled and patched while in L1 matched an in-cache memset,
-//   where a memset of the whole output and a second pass for the sparse writes reached
-//   0.8-0.9 of it);
 // - a zero background in one contiguous block with sparse writes at least 1 KiB apart: rep
 //   (on the AMD Zen 3 host of issue 10 one large memset(0) ran at 28-31 GB/s against 19 for
-//   streaming stores);
+//   streaming stores; in cache one memset and the sparse writes reached 0.94 of memset for
+//   identity matrices), except in cache for kernels whose plain path patches in L1 (ONE_HOT
+//   rows: 0.89-0.91 plain against 0.70-0.89 rep);
+// - other outputs smaller than the last-level cache: plain (the output can stay in the cache
+//   for whoever reads it next);
 // - other large outputs: stream.
 template <class Target>
 StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs) {
   if (request.forced) return *request.forced;
   if (const auto env = stores_from_environment()) return *env;
   const std::size_t bytes = std::max(request.call_bytes, needs.output_bytes);
-  if (bytes < streaming_threshold_bytes()) return StoreStrategy::plain;
-  if (needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse) return StoreStrategy::rep;
+  const bool sparse_on_zero = needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse;
+  if (bytes < streaming_threshold_bytes())
+    return sparse_on_zero && !needs.plain_patches_in_l1 ? StoreStrategy::rep : StoreStrategy::plain;
+  if (sparse_on_zero) return StoreStrategy::rep;
   return has_streaming_stores<Target> ? StoreStrategy::stream : StoreStrategy::plain;
 }
 
