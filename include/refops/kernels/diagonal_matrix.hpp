@@ -27,10 +27,10 @@
 //    for a contiguous output without an input, one memset of the whole output and then the
 //    band (rep).
 //  - Without an input, a batch of small packed matrices is the first matrix plus copies.
-//  - Short rows (a few vectors), and streamed rows of any length, compute each vector as a blend of the Value pattern and the
-//    background (zero, the broadcast input element, or a load of the input row) under a lane
-//    mask, with one overlapping store for a ragged end; rows shorter than a vector use the
-//    scalar formula.
+//  - Short rows (a few vectors), and streamed rows of any length, compute each vector as a
+//    blend of the Value pattern and the background (zero, the broadcast input element, or a
+//    load of the input row) under a lane mask, with one overlapping store for a ragged end;
+//    rows shorter than a vector use the scalar formula.
 #pragma once
 
 #include <refops/kernels/abi.hpp>
@@ -283,12 +283,13 @@ void band_fill_then_patch(const BandProblem<U>& p, std::size_t elements) {
 template <class Target, class U>
 void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores);
 
+// The largest slice copy_batch_slices copies, and the block it doubles a slice into.
+inline constexpr std::size_t copy_block_bytes = 16384;
+
 // Without an input every batch slice is the same: when a slice is one small contiguous block,
 // write the first one (plain stores, it is read back at once) and copy it to the others (a
 // copy from L1 beats recomputing short rows). Returns false when the problem does not have
 // that shape.
-inline constexpr std::size_t copy_block_bytes = 16384;
-
 template <class Target, class U>
 bool copy_batch_slices(const BandProblem<U>& p, StoreStrategy stores) {
   const std::size_t slice = p.height * p.width;
