@@ -43,8 +43,9 @@ struct SplitShape {
 // How to split the call: into min(pool threads, max_threads, bytes / min_bytes_per_thread())
 // parts along the outermost candidate dimension that has that many granules (else the one
 // with the most). A dimension whose output stride is 1 is cut at page (4 KiB) multiples, so no
-// two threads write the same line and every part's rows are at least a page long. Small calls and max_threads 1 return parts 1 without
-// looking at the pool (the default pool is not even started).
+// two threads write the same line and every part's rows are at least a page long. Small calls
+// and max_threads 1 return parts 1 without looking at the pool (the default pool is not even
+// started).
 Split plan_split(const SplitShape&, const ExecuteOptions&);
 
 // Runs part(first, second) for every part of `split` on its pool, and returns when all have
