@@ -314,13 +314,6 @@ void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s) {
   std::memcpy(dst, src, n * sizeof(U));
 }
 
-// fill() with streaming stores (fill_span's stream strategy). Call streaming_fence<Target>() once
-// after the last one.
-template <class Target, class U>
-void stream_fill(U* p, std::size_t count, U pattern) {
-  fill_span<Target>(p, count, pattern, StoreStrategy::stream);
-}
-
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI
 
 // ---- Lane helpers for reductions (first moved here from the HARDMAX kernel). -----------------
