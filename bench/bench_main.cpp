@@ -27,6 +27,9 @@
 
 #include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/simd.hpp>
+#include <refops/kernels/store_choice.hpp>
+
+#include "arch/probe.hpp"
 #include <refops/thread_pool.hpp>
 
 #include "bench_support.hpp"
@@ -246,10 +249,19 @@ void add_cache_context() {
       "refops stores",
       "rep when the background is zero in one block and sparse writes are >= " +
           std::to_string(simd::rep_min_bytes_per_sparse) + " bytes apart (below " + mib(simd::streaming_threshold_bytes()) +
-          " per call, the LLC, plain for ONE_HOT rows); else plain below the LLC, stream above" +
+          " per call, the LLC, plain for ONE_HOT rows; above it rep or stream by the measured rates); else plain "
+          "below the LLC, stream above" +
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
                                            : std::string()));
+  // Measured here, before any timing, so the first large kernel row does not pay for it.
+  const detail::StoreRatesProbe r = detail::store_rates_of({});
+  const std::string arch(name_of(available_archs().front()));  // the Arch execute() picks
+  char rates[200];
+  std::snprintf(rates, sizeof rates, "%s: memset %.1f GB/s, streaming stores %.1f GB/s, one patch %.0f ns (on %s)",
+                arch.c_str(), r.rep_bytes_per_ns, r.stream_bytes_per_ns, r.patch_ns, mib(r.buffer_bytes).c_str());
+  benchmark::AddCustomContext("refops measured store rates",
+                              r.buffer_bytes == 0 ? "none (" + arch + " has no streaming stores)" : std::string(rates));
 }
 
 }  // namespace

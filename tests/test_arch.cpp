@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <refops/kernels/cache_info.hpp>
+#include <refops/kernels/store_calibration.hpp>
 
 #include <refops/refops.hpp>
 
@@ -125,4 +126,41 @@ TEST_CASE("the cache topology is read from the hardware and is consistent", "[ar
   // Never larger than what Linux says (the check glibc's sysconf fails on AMD KVM guests).
   const simd::cache_detail::Found sysfs = simd::cache_detail::from_sysfs();
   if (sysfs.llc != 0) CHECK(t.llc_bytes <= sysfs.llc);
+}
+
+TEST_CASE("auto stores pick rep or stream for large sparse outputs by the predicted time", "[arch]") {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  // 30 GB/s memset, 20 GB/s streaming: rep, however sparse (issue 10's first host).
+  simd::StoreRates memset_faster{30, 20, 15, 64 * mib};
+  CHECK_FALSE(simd::stream_beats_rep(memset_faster, 256 * mib, 4096));
+  CHECK_FALSE(simd::stream_beats_rep(memset_faster, 256 * mib, ~std::size_t{0}));
+  // Equal rates: the patches decide (one per 4 KiB costs 15 ns against 4096 / 30 = 137 ns of
+  // memset), so stream; with no patches rep stays.
+  simd::StoreRates equal{30, 30, 15, 64 * mib};
+  CHECK(simd::stream_beats_rep(equal, 256 * mib, 4096));
+  CHECK_FALSE(simd::stream_beats_rep(equal, 256 * mib, ~std::size_t{0}));
+  // Streaming 10% faster: stream even for an identity matrix's one element per row.
+  simd::StoreRates stream_faster{30, 33, 15, 64 * mib};
+  CHECK(simd::stream_beats_rep(stream_faster, 256 * mib, 32768));
+  // Nothing measured (no streaming stores, or no memory for the buffer): rep.
+  CHECK_FALSE(simd::stream_beats_rep(simd::StoreRates{}, 256 * mib, 4096));
+}
+
+TEST_CASE("every Arch with streaming stores measured its store rates once, plausibly", "[arch]") {
+  for (Arch arch : available_archs()) {
+    INFO(name_of(arch));
+    const detail::StoreRatesProbe first = detail::store_rates_of(test::on(arch));
+    const detail::StoreRatesProbe again = detail::store_rates_of(test::on(arch));
+    CHECK(again.rep_bytes_per_ns == first.rep_bytes_per_ns);  // measured once per process
+    if (detail::probe_arch(test::on(arch)).vector_bytes == 0 || first.buffer_bytes == 0) continue;
+    CHECK(first.buffer_bytes >= (std::size_t{16} << 20));
+    // Between 0.1 and 1000 GB/s, and a patch between 0.1 ns and 10 us: a unit slip (seconds
+    // for nanoseconds, bits for bytes) lands outside.
+    for (double rate : {first.rep_bytes_per_ns, first.stream_bytes_per_ns}) {
+      CHECK(rate > 0.1);
+      CHECK(rate < 1000);
+    }
+    CHECK(first.patch_ns > 0.1);
+    CHECK(first.patch_ns < 10000);
+  }
 }

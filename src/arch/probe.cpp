@@ -1,7 +1,10 @@
 // The smallest per-ISA entry point: which instruction set this copy was compiled for and how
-// many bytes its vectors hold. Lets the tests prove that forcing an Arch runs that Arch's code.
+// many bytes its vectors hold (lets the tests prove that forcing an Arch runs that Arch's code),
+// and the store rates its kernels measured (the benchmark's header shows them).
 #include "arch/arch_config.hpp"
 #include "arch/probe.hpp"
+
+#include <refops/kernels/store_calibration.hpp>
 
 namespace refops::detail::REFOPS_ISA {
 namespace {
@@ -15,5 +18,10 @@ ArchProbe probe_of() {
 }  // namespace
 
 ArchProbe probe() { return probe_of<SimdTarget>(); }
+
+StoreRatesProbe store_rates() {
+  const simd::StoreRates& r = simd::store_rates<SimdTarget>();
+  return {r.rep_bytes_per_ns, r.stream_bytes_per_ns, r.patch_ns, r.buffer_bytes};
+}
 
 }  // namespace refops::detail::REFOPS_ISA

@@ -13,6 +13,17 @@ struct ArchProbe {
 
 REFOPS_DECLARE_PER_ARCH(ArchProbe probe();)
 
+// What `auto` stores decide a large sparse output by on one Arch (simd::StoreRates, a type of
+// each Arch's own kernel namespace, copied into one type every translation unit shares).
+struct StoreRatesProbe {
+  double rep_bytes_per_ns, stream_bytes_per_ns, patch_ns;
+  std::size_t buffer_bytes;  // 0: not measured (no streaming stores)
+};
+
+// Measures at the first call for that Arch (store_calibration.hpp), as the kernels would.
+REFOPS_DECLARE_PER_ARCH(StoreRatesProbe store_rates();)
+StoreRatesProbe store_rates_of(const ExecuteOptions&);
+
 // The probe of the path execute() would run with these options.
 ArchProbe probe_arch(const ExecuteOptions&);
 

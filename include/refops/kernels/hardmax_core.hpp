@@ -42,6 +42,7 @@
 #include <refops/tensor_view.hpp>
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/simd.hpp>
+#include <refops/kernels/store_choice.hpp>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 

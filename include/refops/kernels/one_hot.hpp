@@ -21,7 +21,7 @@
 //   against the sequence position, vectorized over a tile of the inner block.
 // Everything else runs the scalar reference. Only addressed elements are written; padding never.
 // Stores (plain, streaming, or a memset of the whole contiguous output then the OnValues) are
-// chosen once per call by simd::choose_stores (simd.hpp).
+// chosen once per call by simd::choose_stores (store_choice.hpp).
 #pragma once
 
 #include <refops/kernels/abi.hpp>
@@ -40,6 +40,7 @@
 #include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/simd.hpp>
+#include <refops/kernels/store_choice.hpp>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::one_hot_detail {
 

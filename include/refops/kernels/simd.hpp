@@ -1,6 +1,6 @@
 // What every kernel shares about instruction sets: the Target tags kernels are templated on, the
-// element bit patterns that fill kernels work in, and the store strategy with the one store-span
-// helper every kernel writes its runs through (plain, streaming or rep-string stores).
+// element bit patterns that fill kernels work in, and the one store-span helper every kernel
+// writes its runs through (plain, streaming or rep-string stores; store_choice.hpp picks which).
 //
 // Kernels always name their Target explicitly (never xsimd's default batch), because one build of
 // refops compiles the same kernel template once per instruction set, each in its own
@@ -129,68 +129,9 @@ void stream_store(U* p, const xsimd::batch<U, Target>& v) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Store strategy: the one place that decides how a kernel's output reaches memory
-// (docs/decisions.md, "Store strategy"). A kernel asks choose_stores() once per call, with the
-// bytes of the WHOLE call (a layer that splits a call among threads passes the same request to
-// every chunk, so all chunks store alike), then writes every run through store_span(),
-// fill_span() or copy_span(), and calls finish_stores() once at the end.
-
-// What the caller of a kernel says about its stores: a forced strategy (ExecuteOptions::stores)
-// and the output bytes of the whole call (0: the kernel's own output is the whole call).
-struct StoreRequest {
-  std::optional<StoreStrategy> forced;
-  std::size_t call_bytes = 0;
-};
-
-// REFOPS_STORES=auto|plain|stream|rep, read once; unset, empty or auto: nothing forced. An
-// unknown value is ignored with one warning on stderr.
-inline std::optional<StoreStrategy> stores_from_environment() {
-  static const std::optional<StoreStrategy> forced = []() -> std::optional<StoreStrategy> {
-    const char* env = std::getenv("REFOPS_STORES");
-    if (env == nullptr || *env == '\0' || std::strcmp(env, "auto") == 0) return std::nullopt;
-    for (StoreStrategy s : {StoreStrategy::plain, StoreStrategy::stream, StoreStrategy::rep})
-      if (name_of(s) == env) return s;
-    std::fprintf(stderr, "refops: REFOPS_STORES=%s is not auto, plain, stream or rep; ignored\n", env);
-    return std::nullopt;
-  }();
-  return forced;
-}
-
-// What a kernel knows about its output when it asks for a strategy.
-struct StoreNeeds {
-  std::size_t output_bytes;        // this kernel call's output (the request may name more)
-  bool zero_background;            // all but sparse elements are zero bytes, in whole spans
-  std::size_t bytes_per_sparse;    // output bytes per element that differs from the background
-  // The kernel's plain path already fills a block and writes its sparse elements while the
-  // block is in L1 (ONE_HOT rows): in cache that beats a fill of the whole output and a
-  // second pass.
-  bool plain_patches_in_l1 = false;
-};
-
-// Sparse writes at most this dense make a zeroing pass plus a patch pass cheaper than one
-// streamed pass: each patched line is read back once (about 1.5% more traffic at 4 KiB).
-inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
-
-// The strategy for one call. Forced (the request, else REFOPS_STORES) wins. Otherwise:
-// - a zero background in one contiguous block with sparse writes at least 1 KiB apart: rep
-//   (on the AMD Zen 3 host of issue 10 one large memset(0) ran at 28-31 GB/s against 19 for
-//   streaming stores; in cache one memset and the sparse writes reached 0.94 of memset for
-//   identity matrices), except in cache for kernels whose plain path patches in L1 (ONE_HOT
-//   rows: 0.89-0.91 plain against 0.70-0.89 rep);
-// - other outputs smaller than the last-level cache: plain (the output can stay in the cache
-//   for whoever reads it next);
-// - other large outputs: stream.
-template <class Target>
-StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs) {
-  if (request.forced) return *request.forced;
-  if (const auto env = stores_from_environment()) return *env;
-  const std::size_t bytes = std::max(request.call_bytes, needs.output_bytes);
-  const bool sparse_on_zero = needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse;
-  if (bytes < streaming_threshold_bytes())
-    return sparse_on_zero && !needs.plain_patches_in_l1 ? StoreStrategy::rep : StoreStrategy::plain;
-  if (sparse_on_zero) return StoreStrategy::rep;
-  return has_streaming_stores<Target> ? StoreStrategy::stream : StoreStrategy::plain;
-}
+// Writing a run of the output: a kernel asks store_choice.hpp's choose_stores() once per call
+// for the strategy, then writes every run through store_span(), fill_span() or copy_span(),
+// and calls finish_stores() once at the end.
 
 // Orders streaming stores before whatever the caller does next (the output is complete and
 // visible to other threads when the kernel returns).
