@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <refops/kernels/cache_info.hpp>
+#include <refops/kernels/simd.hpp>
 #include <refops/kernels/store_calibration.hpp>
 
 #include <refops/refops.hpp>
@@ -163,4 +164,45 @@ TEST_CASE("every Arch with streaming stores measured its store rates once, plaus
     CHECK(first.patch_ns > 0.1);
     CHECK(first.patch_ns < 10000);
   }
+}
+
+// A line written both plain and streamed costs a partial write-combining flush (0.02-0.2 of
+// the aligned speed), so store_span's streamed part must own its lines whole.
+template <std::size_t Lanes, class U>
+void check_streamed_parts() {
+  constexpr std::size_t line_bytes = simd::cache_line_bytes, vector_bytes = Lanes * sizeof(U);
+  for (std::uintptr_t offset = 0; offset < 2 * line_bytes; offset += sizeof(U))
+    for (std::size_t n = 0; n < 300; ++n) {
+      const std::uintptr_t address = 4096 + offset;
+      const simd::StreamedPart part = simd::streamed_part<Lanes, U>(address, n);
+      INFO("lanes " << Lanes << " element bytes " << sizeof(U) << " offset " << offset << " n " << n << " part ["
+                    << part.first << ", " << part.last << ")");
+      if (part.last == 0) continue;  // all plain
+      REQUIRE(part.first < part.last);
+      REQUIRE(part.last <= n);
+      CHECK((address + part.first * sizeof(U)) % vector_bytes == 0);  // streamed vectors aligned
+      CHECK((part.last - part.first) % Lanes == 0);
+      // The plain ends can be covered by whole vectors inside them.
+      CHECK((part.first == 0 || part.first >= Lanes));
+      CHECK((part.last == n || n - part.last >= Lanes));
+      const bool all_streamed = part.first == 0 && part.last == n;
+      if (all_streamed) {
+        CHECK(address % vector_bytes == 0);
+        CHECK(n % Lanes == 0);
+        continue;
+      }
+      // No line holds both a plain and a streamed byte.
+      auto line_of = [&](std::size_t element) { return (address + element * sizeof(U)) / line_bytes; };
+      if (part.first != 0) CHECK(line_of(part.first - 1) < line_of(part.first));
+      if (part.last != n) CHECK(line_of(part.last - 1) < line_of(part.last));
+    }
+}
+
+TEST_CASE("streamed stores never share a cache line with plain ones", "[arch]") {
+  check_streamed_parts<4, std::uint32_t>();   // SSE2, 32-bit elements
+  check_streamed_parts<8, std::uint32_t>();   // AVX2
+  check_streamed_parts<16, std::uint32_t>();  // AVX-512
+  check_streamed_parts<32, std::uint8_t>();   // AVX2, bytes
+  check_streamed_parts<4, std::uint64_t>();   // AVX2, 64-bit elements
+  check_streamed_parts<8, std::uint16_t>();   // SSE2, 16-bit elements
 }

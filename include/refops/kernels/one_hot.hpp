@@ -160,29 +160,36 @@ void one_hot_fill_then_patch(const OneHotProblem<I, U>& p, const simd::LoopNest<
   });
 }
 
-// write_block's streaming form (Target with streaming stores, element-aligned block).
+// write_block's streaming form (Target with streaming stores, element-aligned block): runs of
+// OffValue (fill_span) between the cache lines that hold an OnValue, each of those lines
+// assembled in L1 and streamed whole. Lines, not vectors: a run ending in the middle of a line
+// ends in plain stores (simd::streamed_part), and a line written both plain and streamed costs
+// a partial write-combining flush. OnValues in the partial lines at the block's ends are
+// stored after, plain, as fill_span writes those lines.
 template <class Target, class U>
 void write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count) {
   using batch = xsimd::batch<U, Target>;
-  constexpr std::size_t lanes = batch::size, bytes = sizeof(batch);
+  constexpr std::size_t lanes = batch::size, line = simd::cache_line_bytes / sizeof(U);
   const auto address = reinterpret_cast<std::uintptr_t>(block);
-  const std::size_t head = ((bytes - address % bytes) % bytes) / sizeof(U);  // first aligned vector
+  // The first line boundary.
+  const std::size_t head = ((simd::cache_line_bytes - address % simd::cache_line_bytes) % simd::cache_line_bytes) / sizeof(U);
   std::size_t done = 0, k = 0;
-  while (k < count && on_at[k] < head) ++k;  // in the misaligned head: stored after
+  while (k < count && on_at[k] < head) ++k;  // in the partial head line: stored after
   const std::size_t in_head = k;
   while (k < count) {
-    const std::size_t start = head + (on_at[k] - head) / lanes * lanes;
-    if (start + lanes > n) break;  // in the ragged tail: stored after
+    const std::size_t start = head + (on_at[k] - head) / line * line;
+    if (start + line > n) break;  // in the partial tail line: stored after
     simd::fill_span<Target>(block + done, start - done, off, StoreStrategy::stream);
-    alignas(bytes) U lane_values[lanes];
-    std::fill(lane_values, lane_values + lanes, off);
-    for (; k < count && on_at[k] < start + lanes; ++k) lane_values[on_at[k] - start] = on;
-    simd::stream_store<Target>(block + start, batch::load_aligned(lane_values));
-    done = start + lanes;
+    alignas(simd::cache_line_bytes) U line_values[line];
+    std::fill(line_values, line_values + line, off);
+    for (; k < count && on_at[k] < start + line; ++k) line_values[on_at[k] - start] = on;
+    for (std::size_t v = 0; v < line; v += lanes)
+      simd::stream_store<Target>(block + start + v, batch::load_aligned(line_values + v));
+    done = start + line;
   }
   simd::fill_span<Target>(block + done, n - done, off, StoreStrategy::stream);
   for (std::size_t j = 0; j < in_head; ++j) block[on_at[j]] = on;
-  for (std::size_t j = k; j < count; ++j) block[on_at[j]] = on;  // in the ragged tail
+  for (std::size_t j = k; j < count; ++j) block[on_at[j]] = on;  // in the partial tail line
 }
 
 // Writes n contiguous elements of OffValue at `block` with OnValue at the increasing offsets

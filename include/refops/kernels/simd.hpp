@@ -146,40 +146,82 @@ void finish_stores(StoreStrategy s) {
   if (s == StoreStrategy::stream) streaming_fence<Target>();
 }
 
+// A cache line: the unit a streamed write must own whole (store_span).
+inline constexpr std::size_t cache_line_bytes = 64;
+
+// The streamed part [first, last) of a span of n elements at `address`, when it has one.
+struct StreamedPart {
+  std::size_t first = 0, last = 0;
+};
+
+// Where store_span streams: never into a line it also writes with plain stores. A line held
+// both in the cache (a plain store's read for ownership) and in a write-combining buffer
+// costs a partial flush of that buffer: streamed rows whose plain vector head overlapped their
+// first streamed vector ran at 0.02-0.2 of the aligned speed (HARDMAX rows of 16, ONE_HOT and
+// HARDMAX rows of 1024, on NumPy's 16-byte-aligned arrays). So:
+// - a span that starts and ends on vector boundaries is streamed whole (no plain store at
+//   all, whatever lines its ends share with its neighbours, which then start or end on vector
+//   boundaries too);
+// - any other span streams its whole lines only, and the plain vectors at each end cover
+//   whole lines (one line more at an end shorter than a vector), so no line is written both
+//   ways; a span without such a line is written plain.
+template <std::size_t Lanes, class U>
+StreamedPart streamed_part(std::uintptr_t address, std::size_t n) {
+  constexpr std::size_t vector_bytes = Lanes * sizeof(U), line = cache_line_bytes / sizeof(U);
+  static_assert(cache_line_bytes % vector_bytes == 0);
+  if (address % sizeof(U) != 0 || n < Lanes) return {};
+  if (address % vector_bytes == 0 && n % Lanes == 0) return {0, n};
+  std::size_t first = ((cache_line_bytes - address % cache_line_bytes) % cache_line_bytes) / sizeof(U);
+  if (first != 0 && first < Lanes) first += line;  // a head shorter than a vector
+  if (first + line > n) return {};
+  std::size_t last = first + (n - first) / line * line;
+  if (last != n && n - last < Lanes) last -= line;  // a tail shorter than a vector
+  if (last <= first) return {};
+  return {first, last};
+}
+
+// Plain vectors over [from, to), to - from >= lanes: the last one overlaps the one before.
+template <class Target, class U, class VectorAt>
+void store_plain_vectors(U* p, std::size_t from, std::size_t to, VectorAt& vector_at) {
+  constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
+  std::size_t i = from;
+  for (; i + 2 * lanes <= to; i += 2 * lanes) {
+    vector_at(i).store_unaligned(p + i);
+    vector_at(i + lanes).store_unaligned(p + i + lanes);
+  }
+  for (; i + lanes <= to; i += lanes) vector_at(i).store_unaligned(p + i);
+  if (i < to) vector_at(to - lanes).store_unaligned(p + to - lanes);
+}
+
 // The store-span helper: writes elements [0, n) at p, where vector_at(i) is the vector of
 // elements [i, i + lanes) and element_at(i) element i alone. Spans of a vector or more are
 // written as whole vectors only: a ragged head or tail is one unaligned vector overlapping its
 // neighbour (the same bits stored twice while in L1), so element_at is used only below one
-// vector. With `stream`, the vectors from the first vector-aligned address on are streamed;
-// a misaligned head is a plain store. (rep has no meaning for computed vectors: plain.)
+// vector. With `stream`, streamed_part() says which vectors are streamed; the rest are plain.
+// (rep has no meaning for computed vectors: plain.)
 template <class Target, class U, class VectorAt, class ElementAt>
 void store_span(U* p, std::size_t n, StoreStrategy s, VectorAt&& vector_at, ElementAt&& element_at) {
   if constexpr (is_vector_arch<Target>) {
     using batch = xsimd::batch<U, Target>;
     constexpr std::size_t lanes = batch::size;
     if (n >= lanes) {
-      std::size_t i = 0;
       if constexpr (has_streaming_stores<Target>) {
-        const auto address = reinterpret_cast<std::uintptr_t>(p);
-        const std::size_t head = ((sizeof(batch) - address % sizeof(batch)) % sizeof(batch)) / sizeof(U);
-        if (s == StoreStrategy::stream && address % sizeof(U) == 0 && head + lanes <= n) {
-          if (head != 0) vector_at(std::size_t{0}).store_unaligned(p);
-          // Every vector from `head` on is aligned: no test per store.
-          for (i = head; i + 2 * lanes <= n; i += 2 * lanes) {
+        const StreamedPart part =
+            s == StoreStrategy::stream ? streamed_part<lanes, U>(reinterpret_cast<std::uintptr_t>(p), n) : StreamedPart{};
+        if (part.last != 0) {
+          if (part.first != 0) store_plain_vectors<Target>(p, 0, part.first, vector_at);
+          // Every vector of the part is aligned: no test per store.
+          std::size_t i = part.first;
+          for (; i + 2 * lanes <= part.last; i += 2 * lanes) {
             stream_store<Target>(p + i, vector_at(i));
             stream_store<Target>(p + i + lanes, vector_at(i + lanes));
           }
-          for (; i + lanes <= n; i += lanes) stream_store<Target>(p + i, vector_at(i));
-          if (i < n) vector_at(n - lanes).store_unaligned(p + n - lanes);
+          for (; i < part.last; i += lanes) stream_store<Target>(p + i, vector_at(i));
+          if (part.last != n) store_plain_vectors<Target>(p, part.last, n, vector_at);
           return;
         }
       }
-      for (; i + 2 * lanes <= n; i += 2 * lanes) {
-        vector_at(i).store_unaligned(p + i);
-        vector_at(i + lanes).store_unaligned(p + i + lanes);
-      }
-      for (; i + lanes <= n; i += lanes) vector_at(i).store_unaligned(p + i);
-      if (i < n) vector_at(n - lanes).store_unaligned(p + n - lanes);
+      store_plain_vectors<Target>(p, 0, n, vector_at);
       return;
     }
   }
