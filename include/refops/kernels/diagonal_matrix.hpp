@@ -225,13 +225,15 @@ void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
   // a where the lanes of the vector at x0 are in [lo, hi), else b.
   auto blend = [=](std::size_t x0, const batch& a, const batch& b) {
     const LaneMaskTables<U>& t = lane_mask_tables<U>;
-    const batch inside = batch::load_unaligned(t.ones_from.data() + 64 - clamp_lanes(lo, x0)) &
-                         batch::load_unaligned(t.ones_below.data() + 64 - clamp_lanes(hi, x0));
-    return b ^ ((a ^ b) & inside);
+    const batch mask = batch::load_unaligned(t.ones_from.data() + 64 - clamp_lanes(lo, x0)) &
+                       batch::load_unaligned(t.ones_below.data() + 64 - clamp_lanes(hi, x0));
+    return b ^ ((a ^ b) & mask);
   };
-  // Vectors wholly outside the band (all but a few of a long row) skip the masks, which cost
-  // more than a streamed store (identity rows streamed ran at 0.5 of memset with them).
+  // Vectors wholly outside or wholly inside the band (all but one or two of a long row) skip
+  // the masks, which cost more than a streamed store (identity rows streamed ran at 0.5 of
+  // memset with them).
   auto outside = [lo, hi](std::size_t x0) { return x0 + batch::size <= lo || x0 >= hi; };
+  auto inside = [lo, hi](std::size_t x0) { return x0 >= lo && x0 + batch::size <= hi; };
   auto element_at = [](std::size_t) -> U { return U{0}; };  // never called: width >= lanes
   if (stores == StoreStrategy::rep) stores = StoreStrategy::plain;  // computed vectors
   // By value: a vector store may alias any memory, so operands reached through references
@@ -241,14 +243,18 @@ void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
     const batch background(bg == Background::broadcast ? in_row[0] : U{0});
     const batch in = inside_is_value ? value : background, out = inside_is_value ? background : value;
     simd::store_span<Target>(
-        out_row, p.width, stores, [=](std::size_t x0) { return outside(x0) ? out : blend(x0, in, out); }, element_at);
+        out_row, p.width, stores,
+        [=](std::size_t x0) { return outside(x0) ? out : inside(x0) ? in : blend(x0, in, out); }, element_at);
     return;
   }
+  // The input is loaded only where the vector takes some of it: a Trilu's zeroed half reads
+  // nothing.
   simd::store_span<Target>(
       out_row, p.width, stores,
       [=](std::size_t x0) {
+        if (inside_is_value ? inside(x0) : outside(x0)) return value;
         const batch background = batch::load_unaligned(in_row + x0);
-        if (outside(x0)) return inside_is_value ? background : value;
+        if (inside_is_value ? outside(x0) : inside(x0)) return background;
         return inside_is_value ? blend(x0, value, background) : blend(x0, background, value);
       },
       element_at);
