@@ -272,10 +272,10 @@ bool add_case(Case c) {
 }
 const std::vector<Case>& cases() { return registry(); }
 
-PageBuffer::PageBuffer(std::size_t bytes, unsigned char fill)
-    : data_(static_cast<std::byte*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64))), size_(bytes) {
-  if (!data_) throw std::bad_alloc();
-  std::memset(data_.get(), fill, size_);  // touch every page before any timing
+PageBuffer::PageBuffer(std::size_t bytes, unsigned char fill, std::size_t offset)
+    : data_(static_cast<std::byte*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64))), size_(bytes), offset_(offset) {
+  if (!data_ || offset >= 64) throw std::bad_alloc();
+  std::memset(data(), fill, size_);  // touch every page before any timing
 }
 void PageBuffer::Free::operator()(std::byte* p) const { std::free(p); }
 

@@ -52,18 +52,25 @@ struct Case {
 bool add_case(Case c);
 const std::vector<Case>& cases();
 
-// A buffer whose pages are touched before timing, 64-byte aligned.
+// A buffer whose pages are touched before timing, starting `offset` bytes (below 64) past a
+// 64-byte boundary: 0, or 16 as NumPy's default allocator gives.
 class PageBuffer {
  public:
-  explicit PageBuffer(std::size_t bytes, unsigned char fill = 0x5A);
-  std::byte* data() const { return data_.get(); }
+  explicit PageBuffer(std::size_t bytes, unsigned char fill = 0x5A, std::size_t offset = 0);
+  std::byte* data() const { return data_.get() + offset_; }
   std::size_t size() const { return size_; }
 
  private:
   struct Free { void operator()(std::byte* p) const; };
   std::unique_ptr<std::byte, Free> data_;
-  std::size_t size_;
+  std::size_t size_, offset_;
 };
+
+// Outputs 16 bytes past a 64-byte boundary (NumPy's default alignment), and the suffix of
+// their case names: streamed stores must then share no line with plain ones
+// (simd::streamed_part).
+inline constexpr std::size_t numpy_offset = 16;
+inline constexpr const char* numpy_offset_suffix = "_out+16B";
 
 }  // namespace refops::bench
 

@@ -16,11 +16,13 @@ using namespace refops;
 using namespace refops::bench;
 
 // DIAGONAL_MATRIX(Offset 0, Value 1) on a packed output of `sizes`.
-Case identity(std::string name, DataType type, Dims sizes) {
+// `out_offset`: bytes past a 64-byte boundary (numpy_offset).
+Case identity(std::string name, DataType type, Dims sizes, std::size_t out_offset = 0) {
   const TensorDesc out{type, sizes, {}, 0};
   const std::size_t bytes = calc_buffer_tensor_size(out);
-  return {std::move(name), bytes, 0, Baseline::memset_zero, [out, bytes] {
-            auto buffer = std::make_shared<PageBuffer>(bytes);
+  if (out_offset) name += numpy_offset_suffix;
+  return {std::move(name), bytes, 0, Baseline::memset_zero, [out, bytes, out_offset] {
+            auto buffer = std::make_shared<PageBuffer>(bytes, 0x5A, out_offset);
             return KernelRun{[out, buffer](const ExecuteOptions& o) {
                                execute(DiagonalMatrixDesc{out, 0, 1.0f}, Out(buffer->data(), buffer->size()), o);
                              },
@@ -53,6 +55,7 @@ Case trilu(std::string name, Dims sizes) {
 }
 
 REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_8192x8192", DataType::float32, {8192, 8192}));
+REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_8192x8192", DataType::float32, {8192, 8192}, numpy_offset));
 REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_65536x16x16", DataType::float32, {65536, 16, 16}));
 REFOPS_BENCH_CASE(identity("diagonal_matrix/i8_8192x8192", DataType::int8, {8192, 8192}));
 REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_512x1024_2MiB", DataType::float32, {512, 1024}));

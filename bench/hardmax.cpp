@@ -13,19 +13,20 @@ namespace refops::bench {
 namespace {
 
 // A case over packed tensors of `sizes` reduced over `axes`, with pseudo-random input values
-// (a fixed xorshift sequence: ties are rare, as in real activations).
-Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes) {
+// (a fixed xorshift sequence: ties are rare, as in real activations). `out_offset`: bytes past a
+// 64-byte boundary (numpy_offset).
+Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::size_t out_offset = 0) {
   std::size_t elements = 1;
   for (std::uint32_t s : sizes) elements *= s;
   const std::size_t bytes = elements * size_of(type);
   Case c;
-  c.name = "hardmax/" + std::move(name);
+  c.name = "hardmax/" + std::move(name) + (out_offset ? numpy_offset_suffix : "");
   c.bytes_written = bytes;
   c.bytes_read = bytes;
   c.baseline = Baseline::memcpy;
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);
-    auto out = std::make_shared<PageBuffer>(bytes);
+    auto out = std::make_shared<PageBuffer>(bytes, 0x5A, out_offset);
     std::uint32_t x = 2463534242u;
     for (std::size_t i = 0; i < elements; ++i) {
       x ^= x << 13; x ^= x >> 17; x ^= x << 5;
@@ -46,6 +47,7 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes) {
 }
 
 REFOPS_BENCH_CASE(hardmax_case("f32_65536x1024_axis_last", DataType::float32, {65536, 1024}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_65536x1024_axis_last", DataType::float32, {65536, 1024}, {1}, numpy_offset));
 REFOPS_BENCH_CASE(hardmax_case("f32_65536x1024_axis_0", DataType::float32, {65536, 1024}, {0}));
 REFOPS_BENCH_CASE(hardmax_case("f32_256x1024x256_axes_0_2", DataType::float32, {256, 1024, 256}, {0, 2}));
 REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_last", DataType::float16, {65536, 1024}, {1}));
@@ -54,6 +56,7 @@ REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_last_2MiB", DataType::float32,
 REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_0_2MiB", DataType::float32, {512, 1024}, {0}));
 REFOPS_BENCH_CASE(hardmax_case("f32_32x64x256_axes_0_2_2MiB", DataType::float32, {32, 64, 256}, {0, 2}));
 REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16", DataType::float32, {4194304, 16}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16", DataType::float32, {4194304, 16}, {1}, numpy_offset));
 REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_2MiB", DataType::float32, {32768, 16}, {1}));
 
 }  // namespace

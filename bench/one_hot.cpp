@@ -21,13 +21,14 @@ struct Problem {
   std::uint32_t rows, length;  // output {rows, length} for axis 1, {length, rows} for axis 0
   std::uint32_t axis;
   bool off_zero;
+  std::size_t out_offset = 0;  // bytes past a 64-byte boundary (numpy_offset)
 };
 
 Case one_hot_case(const Problem& p) {
   const std::size_t elements = std::size_t{p.rows} * p.length;
   const std::size_t bytes = elements * size_of(p.type);
   Case c;
-  c.name = std::string("one_hot/") + p.name;
+  c.name = std::string("one_hot/") + p.name + (p.out_offset ? numpy_offset_suffix : "");
   c.bytes_written = bytes;
   c.bytes_read = std::size_t{p.rows} * sizeof(std::uint32_t);
   c.baseline = p.off_zero ? Baseline::memset_zero : Baseline::memset_nonzero;
@@ -46,7 +47,7 @@ Case one_hot_case(const Problem& p) {
       std::memcpy(values->data(), &off, sizeof(T));
       std::memcpy(values->data() + sizeof(T), &on, sizeof(T));
     });
-    auto output = std::make_shared<PageBuffer>(bytes);
+    auto output = std::make_shared<PageBuffer>(bytes, 0x5A, p.out_offset);
     const OneHotDesc desc{{DataType::uint32, index_sizes, {}, 0},
                           {p.type, {1, 2}, {}, 0},
                           {p.type, out_sizes, {}, 0},
@@ -62,6 +63,7 @@ Case one_hot_case(const Problem& p) {
 
 constexpr Problem problems[] = {
     {"f32_65536x1024_axis_last", DataType::float32, 65536, 1024, 1, true},        // 256 MiB
+    {"f32_65536x1024_axis_last", DataType::float32, 65536, 1024, 1, true, numpy_offset},
     {"f32_65536x1024_axis_last_off_0.5", DataType::float32, 65536, 1024, 1, false},
     {"f32_4194304x16_depth16", DataType::float32, 4194304, 16, 1, true},          // 256 MiB
     {"f32_16x4194304_axis0", DataType::float32, 4194304, 16, 0, true},            // 256 MiB
