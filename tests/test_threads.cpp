@@ -189,7 +189,8 @@ Problem reduced_split_problem(DataType type, std::uint32_t rows, bool two_axes, 
 // Rows of `width` elements of `element_bytes` enough for `threads` blocks of the reduced split:
 // above the threshold, at least 64 rows per block, and not a multiple of 64.
 std::uint32_t reduced_split_rows(std::uint32_t width, std::size_t element_bytes, std::size_t threads = 4) {
-  const std::uint32_t rows = std::max(large_count(2 * width * element_bytes, threads), static_cast<std::uint32_t>(threads * 64 * 2));
+  const std::uint32_t rows =
+      std::max(large_count(2 * width * element_bytes, threads), static_cast<std::uint32_t>(threads * 64 * 2));
   return rows / 64 * 64 + 37;
 }
 

@@ -20,7 +20,7 @@ namespace refops::detail {
 enum class HardmaxType { float32, float16 };
 
 // What run_hardmax does with a call: all of it, or one phase of a call whose reduced positions
-// are cut into blocks (src/threads/split_hardmax.cpp, include/refops/kernels/hardmax_two_phase.hpp).
+// are cut into blocks (src/threads/split_reduced.cpp, kernels/hardmax_two_phase.hpp).
 enum class HardmaxPhase { whole, reduce, write };
 
 struct HardmaxCall {

@@ -2,6 +2,8 @@
 // cuts one dimension of its output into ranges and runs the unchanged per-Arch kernel on each
 // sub-problem (src/threads/split_calls.cpp), so the parts write disjoint elements with the
 // same code as an unsplit call: results are bit-identical whatever the pool and thread count.
+// HARDMAX(1) with too few kept positions cuts its reduced rows instead, in two phases
+// (src/threads/split_reduced.hpp), with the same ranges.
 #pragma once
 
 #include <cstddef>

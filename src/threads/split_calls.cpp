@@ -16,7 +16,9 @@ namespace {
 template <class Call, class Slice>
 void run_whole_or_parts(const Call& call, void (*entry)(const Call&), const Split& split, Slice slice) {
   if (split.parts < 2) return entry(call);
-  run_parts(split, [&](std::size_t, std::size_t first, std::size_t last) { entry(slice(call, split.dim, first, last)); });
+  run_parts(split, [&](std::size_t, std::size_t first, std::size_t last) {
+    entry(slice(call, split.dim, first, last));
+  });
 }
 
 }  // namespace
@@ -27,7 +29,8 @@ void run_split(const OneHotCall& call, void (*entry)(const OneHotCall&), const E
   const std::uint64_t sequences = call.sizes[call.axis] ? elements / call.sizes[call.axis] : 0;
   const SplitShape shape{elements * call.value_bytes + sequences * index_bytes, &call.sizes,
                          &call.output_strides, call.value_bytes, ~(1u << call.axis)};
-  run_whole_or_parts(call, entry, plan_split(shape, options), [&](OneHotCall part, std::size_t d, std::size_t first, std::size_t last) {
+  const Split split = plan_split(shape, options);
+  run_whole_or_parts(call, entry, split, [&](OneHotCall part, std::size_t d, std::size_t first, std::size_t last) {
     part.call_bytes = static_cast<std::size_t>(elements * call.value_bytes);
     part.sizes[d] = static_cast<std::uint32_t>(last - first);
     part.output = advanced(part.output, first, call.output_strides[d], call.value_bytes);
@@ -43,7 +46,9 @@ void run_split(const DiagonalMatrixCall& call, void (*entry)(const DiagonalMatri
   const std::uint64_t out_bytes = element_count(call.sizes) * call.element_bytes;
   const SplitShape shape{call.input ? 2 * out_bytes : out_bytes, &call.sizes, &call.output_strides,
                          call.element_bytes, (1u << (row_dim + 1)) - 1};  // batch dimensions and rows
-  run_whole_or_parts(call, entry, plan_split(shape, options), [&](DiagonalMatrixCall part, std::size_t d, std::size_t first, std::size_t last) {
+  const Split split = plan_split(shape, options);
+  run_whole_or_parts(call, entry, split, [&](DiagonalMatrixCall part, std::size_t d, std::size_t first,
+                                             std::size_t last) {
     part.call_bytes = static_cast<std::size_t>(out_bytes);
     part.sizes[d] = static_cast<std::uint32_t>(last - first);
     part.output = advanced(part.output, first, call.output_strides[d], call.element_bytes);

@@ -1,5 +1,5 @@
 // HARDMAX, a call whose reduced positions are cut into blocks for several threads (the split is
-// src/threads/split_hardmax.cpp; it is taken when the kept positions are too few to cut, as in
+// src/threads/split_reduced.cpp; it is taken when the kept positions are too few to cut, as in
 // axis 0 of 65536 x 1024). Two phases, each run on every block:
 // - reduce_block: a block's partial winner per group, as (key, position): the key of the
 //   block's first maximum (hardmax_core.hpp's keys: their order is the value order, NaN
