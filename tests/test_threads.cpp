@@ -10,7 +10,9 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -134,6 +136,64 @@ Problem hardmax_problem(const Dims& sizes, const Dims& axes, TestRng& rng) {
           std::move(expected)};
 }
 
+// HARDMAX1 whose kept positions are too few to cut (`width` columns, less than a page): the
+// call splits its reduced rows into blocks (src/threads/split_reduced.cpp). Sizes
+// {rows, width}, axes {0}, or {rows, 3, width}, axes {0, 1}; `padded` gives input and output
+// rows padding. Block boundaries fall on multiples of 64 rows, so every column holds a
+// pattern at one such row b that the merge of the blocks must get right: equal maxima on
+// either side of b (the first wins), NaN on either side in both NaN modes, all NaN, NaN up to b
+// then numbers, -0.0 just before +0.0, the maximum in the last position; the rest small
+// integers with many ties.
+Problem reduced_split_problem(DataType type, std::uint32_t rows, bool two_axes, std::uint32_t width, NanMode mode,
+                              bool padded, TestRng& rng) {
+  const std::uint32_t middle = two_axes ? 3 : 1;
+  const Dims sizes = two_axes ? Dims{rows, middle, width} : Dims{rows, width};
+  const Dims axes = two_axes ? Dims{0, 1} : Dims{0};
+  const auto row_strides = [&](std::uint32_t pad) {
+    return two_axes ? Dims{middle * (width + pad), width + pad, 1} : Dims{width + pad, 1};
+  };
+  const Hardmax1Desc desc{{type, sizes, padded ? row_strides(3) : Dims{}, 0},
+                          {type, sizes, padded ? row_strides(5) : Dims{}, 0}, axes, mode};
+  const double nan = std::numeric_limits<double>::quiet_NaN(), top = 50;
+  const std::uint32_t last = middle - 1, boundaries = rows / 64 - 1;
+  auto input = std::make_shared<Buffer>(Buffer::for_tensor(desc.input));
+  for_each_coordinate(sizes, [&](const Dims& c) {
+    const std::uint32_t r = c[0], m = two_axes ? c[1] : 0, col = c[sizes.size() - 1];
+    const std::uint32_t b = 64 * (1 + col / 8 % boundaries);
+    const auto is = [&](std::uint32_t row, std::uint32_t mid) { return r == row && m == mid; };
+    double v = static_cast<double>(rng.between_signed(-20, 20));
+    switch (col % 8) {
+      case 0: if (is(b - 1, last) || is(b, 0)) v = top; break;                        // tie across b
+      case 1: if (is(b, 0) || is(b + 1, 0) || is(rows - 1, last)) v = top; break;      // ties after b
+      case 2: if (is(b, 0) || is(b + 2, 0)) v = nan; else if (is(b - 1, 0)) v = top; break;
+      case 3: if (is(b - 1, last)) v = nan; else if (is(b, 0)) v = top; break;
+      case 4: v = nan; break;                                                          // all NaN
+      case 5: if (r < b) v = nan; break;                                               // NaN up to b
+      case 6: v = is(b - 1, last) ? -0.0 : is(b, 0) ? 0.0 : -1 - std::abs(v); break;  // -0 then +0
+      default: if (is(rows - 1, last)) v = top; break;                                 // the last
+    }
+    store(*input, desc.input, c, v);
+  });
+  Buffer expected = hardmax_oracle(desc, *input, Buffer::for_tensor(desc.output));
+  return {"HARDMAX1 reduced rows " + std::string(name_of(type)) + " sizes " + detail::to_text(sizes) + " axes " +
+              detail::to_text(axes) + (mode == NanMode::propagate ? " propagate" : " ignore") +
+              (padded ? " padded" : ""),
+          [=](const ExecuteOptions& o) {
+            Buffer out = Buffer::for_tensor(desc.output);
+            execute(desc, input->in(), out.out(), o);
+            return out;
+          },
+          std::move(expected)};
+}
+
+// Rows of `width` elements of `element_bytes` enough for `threads` blocks of the reduced split:
+// above the threshold, at least 64 rows per block, and not a multiple of 64.
+std::uint32_t reduced_split_rows(std::uint32_t width, std::size_t element_bytes, std::size_t threads = 4) {
+  const std::uint32_t rows =
+      std::max(large_count(2 * width * element_bytes, threads), static_cast<std::uint32_t>(threads * 64 * 2));
+  return rows / 64 * 64 + 37;
+}
+
 // Large problems of every operator and splittable layout (built once: the oracles are slow).
 const std::vector<Problem>& large_problems() {
   static const std::vector<Problem> problems = [] {
@@ -166,6 +226,7 @@ std::vector<Problem> small_problems() {
   p.push_back(one_hot_problem(4, true, rng));
   p.push_back(diagonal_problem(2, 3, 0, 1, rng));
   p.push_back(hardmax_problem({3, 4}, {1}, rng));
+  p.push_back(hardmax_problem({100, 16}, {0}, rng));  // the columns shape, rows not split either
   return p;
 }
 
@@ -206,6 +267,51 @@ TEST_CASE("large calls split on the caller's pool and match the oracle on every 
       CHECK(single.calls() == 0);
 
       // The default pool, with all its threads.
+      CHECK(same(p.run(on(arch)), p.expected));
+    });
+  }
+}
+
+TEST_CASE("HARDMAX with few kept positions splits its reduced rows and matches the oracle", "[.][threads]") {
+  REFOPS_SEED_INFO;
+  static const std::vector<Problem> problems = [] {
+    TestRng rng;
+    std::vector<Problem> p;
+    for (DataType type : {DataType::float32, DataType::float16})
+      for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+        const std::size_t bytes = size_of(type);
+        p.push_back(reduced_split_problem(type, reduced_split_rows(64, bytes), false, 64, mode, false, rng));
+        p.push_back(reduced_split_problem(type, reduced_split_rows(40, bytes), false, 40, mode, true, rng));
+        p.push_back(reduced_split_problem(type, reduced_split_rows(3 * 24, bytes), true, 24, mode, false, rng));
+      }
+    return p;
+  }();
+  static constexpr std::optional<StoreStrategy> strategies[] = {std::nullopt, StoreStrategy::plain,
+                                                                StoreStrategy::stream, StoreStrategy::rep};
+  for (const Problem& p : problems) {
+    INFO(p.name);
+    for_each_arch([&](Arch arch) {
+      // Two phases, each one parallel_for of one task per block.
+      CountingPool pool(3);
+      CHECK(same(p.run(with_pool(arch, &pool)), p.expected));
+      CHECK(pool.calls() == 2);
+      CHECK(pool.tasks() == 6);
+
+      for (const auto& stores : strategies) {
+        INFO("stores: " << (stores ? name_of(*stores) : std::string_view("auto")));
+        CountingPool on_threads(4, CountingPool::Run::on_threads);
+        ExecuteOptions o = with_pool(arch, &on_threads);
+        o.stores = stores;
+        CHECK(same(p.run(o), p.expected));
+        CHECK(on_threads.tasks() == 8);
+      }
+
+      CountingPool capped(8);
+      CHECK(same(p.run(with_pool(arch, &capped, 2)), p.expected));
+      CHECK(capped.tasks() == 4);
+      CHECK(same(p.run(with_pool(arch, &capped, 1)), p.expected));
+      CHECK(capped.calls() == 2);
+
       CHECK(same(p.run(on(arch)), p.expected));
     });
   }

@@ -1,8 +1,10 @@
 // HARDMAX(1)'s per-ISA entry point: the typed kernel for the call's element type (the two the
-// feature-level tables admit; the kernel header also serves FLOAT64 to header-only users).
+// feature-level tables admit; the kernel header also serves FLOAT64 to header-only users), for
+// a whole call or one phase of a block of a two-phase split (HardmaxCall::phase).
 #include "arch/arch_config.hpp"
 
 #include <refops/kernels/hardmax.hpp>
+#include <refops/kernels/hardmax_two_phase.hpp>
 
 #include "ops/hardmax_call.hpp"
 
@@ -13,7 +15,15 @@ template <class T>
 void run_typed(const HardmaxCall& c) {
   const auto input = make_view(reinterpret_cast<const T*>(c.input), c.sizes, c.input_strides);
   const auto output = make_view(reinterpret_cast<T*>(c.output), c.sizes, c.output_strides);
-  kernels::hardmax_detail::run<SimdTarget, T>(input, output, c.axes, c.nan_mode, {c.stores, c.call_bytes});
+  namespace k = kernels::hardmax_detail;
+  switch (c.phase) {
+    case HardmaxPhase::whole: return k::run<SimdTarget, T>(input, output, c.axes, c.nan_mode, {c.stores, c.call_bytes});
+    case HardmaxPhase::reduce:
+      return k::reduce_block<SimdTarget, T>(input, output, c.axes, c.nan_mode, c.first_position, c.keys, c.positions);
+    case HardmaxPhase::write:
+      return k::write_block<SimdTarget, T>(input, output, c.axes, c.first_position, c.positions,
+                                           {c.stores, c.call_bytes});
+  }
 }
 
 }  // namespace

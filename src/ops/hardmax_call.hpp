@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include <refops/arch.hpp>
@@ -18,6 +19,10 @@ namespace refops::detail {
 // operators it needs the type, not only its size).
 enum class HardmaxType { float32, float16 };
 
+// What run_hardmax does with a call: all of it, or one phase of a call whose reduced positions
+// are cut into blocks (src/threads/split_reduced.cpp, kernels/hardmax_two_phase.hpp).
+enum class HardmaxPhase { whole, reduce, write };
+
 struct HardmaxCall {
   HardmaxType type;
   const std::byte* input;
@@ -31,6 +36,13 @@ struct HardmaxCall {
   // chooses the store strategy the unsplit call would (simd::StoreRequest).
   std::optional<StoreStrategy> stores = std::nullopt;
   std::size_t call_bytes = 0;
+  // Set by run_split for the blocks of a two-phase split: the block's first reduced position,
+  // and one entry per group (row-major over the kept coordinates). reduce writes the block's
+  // partial winners to keys and positions; write reads the merged winners from positions.
+  HardmaxPhase phase = HardmaxPhase::whole;
+  std::uint64_t first_position = 0;
+  std::int64_t* keys = nullptr;
+  std::uint64_t* positions = nullptr;
 };
 
 REFOPS_DECLARE_PER_ARCH(void run_hardmax(const HardmaxCall&);)

@@ -30,8 +30,8 @@ std::uint64_t read_min_bytes_per_thread() {
 // 6.5 GB/s on two threads, 9.7 on one; a single thread on half-rows reached half of its
 // whole-row speed), so such a dimension is left whole and another, or none, is cut.
 std::size_t granule_of(const SplitShape& shape, std::size_t d) {
-  if ((*shape.strides)[d] != 1) return 1;
-  return std::max<std::size_t>(1, 4096 / shape.element_bytes);
+  if ((*shape.strides)[d] != 1) return shape.min_granule;
+  return std::max<std::size_t>(shape.min_granule, 4096 / shape.element_bytes);
 }
 
 }  // namespace
@@ -76,7 +76,7 @@ Split plan_split(const SplitShape& shape, const ExecuteOptions& options) {
   return split;
 }
 
-void run_parts(const Split& split, const std::function<void(std::size_t, std::size_t)>& part) {
+void run_parts(const Split& split, const std::function<void(std::size_t, std::size_t, std::size_t)>& part) {
   // Explicit happens-before edges from the caller to every part and from every part back to
   // the caller. A correct pool provides them already; these make them visible to
   // ThreadSanitizer even when the pool's own synchronization is in an uninstrumented library.
@@ -85,7 +85,7 @@ void run_parts(const Split& split, const std::function<void(std::size_t, std::si
   split.pool->parallel_for(split.parts, [&](std::size_t i) {
     (void)handoff.load(std::memory_order_acquire);
     const auto [first, last] = split.range(i);
-    part(first, last);
+    part(i, first, last);
     handoff.fetch_sub(1, std::memory_order_acq_rel);
   });
   (void)handoff.load(std::memory_order_acquire);

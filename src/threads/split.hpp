@@ -2,6 +2,8 @@
 // cuts one dimension of its output into ranges and runs the unchanged per-Arch kernel on each
 // sub-problem (src/threads/split_calls.cpp), so the parts write disjoint elements with the
 // same code as an unsplit call: results are bit-identical whatever the pool and thread count.
+// HARDMAX(1) with too few kept positions cuts its reduced rows instead, in two phases
+// (src/threads/split_reduced.hpp), with the same ranges.
 #pragma once
 
 #include <cstddef>
@@ -38,6 +40,7 @@ struct SplitShape {
   const Dims* strides = nullptr;  // the output's effective strides (elements)
   std::size_t element_bytes = 1;  // the output's element size
   unsigned candidates = 0;        // bit d set: dimension d may be cut
+  std::size_t min_granule = 1;    // range boundaries are multiples of at least this many elements
 };
 
 // How to split the call: into min(pool threads, max_threads, bytes / min_bytes_per_thread())
@@ -48,8 +51,21 @@ struct SplitShape {
 // started).
 Split plan_split(const SplitShape&, const ExecuteOptions&);
 
-// Runs part(first, second) for every part of `split` on its pool, and returns when all have
-// returned. Only for split.parts >= 2.
-void run_parts(const Split& split, const std::function<void(std::size_t, std::size_t)>& part);
+// Runs part(i, first, second) for every part i of `split` on its pool, and returns when all
+// have returned. Only for split.parts >= 2.
+void run_parts(const Split& split, const std::function<void(std::size_t, std::size_t, std::size_t)>& part);
+
+// The product of `sizes`.
+inline std::uint64_t element_count(const Dims& sizes) {
+  std::uint64_t n = 1;
+  for (std::uint32_t s : sizes) n *= s;
+  return n;
+}
+
+// p advanced by `first` steps of `stride` elements of `bytes` bytes.
+template <class P>
+P advanced(P p, std::size_t first, std::size_t stride, std::size_t bytes) {
+  return p + first * stride * bytes;
+}
 
 }  // namespace refops::detail

@@ -17,7 +17,8 @@ void run_split(const OneHotCall&, void (*entry)(const OneHotCall&), const Execut
 // band with fill range [Begin, End) are a matrix with fill range [Begin + r0, End + r0).
 void run_split(const DiagonalMatrixCall&, void (*entry)(const DiagonalMatrixCall&), const ExecuteOptions&);
 // HARDMAX(1): parts are ranges of a kept (non-reduced) dimension, so every group stays whole
-// (for the columns path, the kept inner block).
+// (for the columns path, the kept inner block); when the kept positions are too few for the
+// threads, blocks of the reduced positions in two phases (src/threads/split_reduced.hpp).
 void run_split(const HardmaxCall&, void (*entry)(const HardmaxCall&), const ExecuteOptions&);
 
 }  // namespace refops::detail

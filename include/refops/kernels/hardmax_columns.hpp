@@ -68,29 +68,38 @@ struct Columns : Lanes<Target, T> {
   // What the output looks like to choose_stores: zeros with one 1 per group, in one block per
   // tile when the rows are contiguous.
   static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes) {
-    const std::size_t width = plan.kept.sizes[plan.kept.rank - 1];
-    const bool zero_background = patches(plan) && contiguous_rows(plan, width);
+    const bool zero_background = patches(plan) && contiguous_rows(plan, width_of(plan));
     return {output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
   }
 
-  static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
-    U* out = reinterpret_cast<U*>(out_elements);
-    const simd::LoopNest<2>& kept = plan.kept;
+  // Calls f(input offset, output offset, n, g) for every tile: n neighbouring groups, the first
+  // of them group number g (row-major over the kept coordinates).
+  template <class F>
+  static void for_each_tile(const simd::LoopNest<2>& kept, F&& f) {
     const std::size_t outer = kept.rank - 1;
     const std::size_t width = kept.sizes[outer];
-    const K nan = nan_key<T>(mode);
-    alignas(64) K key[tile];
-    alignas(64) K index[tile];
-    alignas(64) K index_high[split_positions ? tile : 1];
+    std::size_t g = 0;
     simd::for_each_offset(kept, outer, [&](const std::array<std::ptrdiff_t, 2>& group) {
       for (std::size_t j0 = 0; j0 < width; j0 += tile) {
         const std::size_t n = std::min(tile, width - j0);
-        const T* g = in + group[0] + static_cast<std::ptrdiff_t>(j0);
-        U* o = out + group[1] + static_cast<std::ptrdiff_t>(j0);
-        reduce(plan.reduced, g, n, mode, nan, key, index, index_high);
-        if (patches(plan)) write_patched(plan, o, n, index, index_high, stores, contiguous_rows(plan, width));
-        else write_selected_rows(plan.reduced, o, n, index, index_high, stores);
+        f(group[0] + static_cast<std::ptrdiff_t>(j0), group[1] + static_cast<std::ptrdiff_t>(j0), n, g);
+        g += n;
       }
+    });
+  }
+
+  static std::size_t width_of(const Plan& plan) { return plan.kept.sizes[plan.kept.rank - 1]; }
+
+  static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
+    U* out = reinterpret_cast<U*>(out_elements);
+    const K nan = nan_key<T>(mode);
+    const bool contiguous = contiguous_rows(plan, width_of(plan));
+    alignas(64) K key[tile];
+    alignas(64) K index[tile];
+    alignas(64) K index_high[split_positions ? tile : 1];
+    for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::size_t n, std::size_t) {
+      reduce(plan.reduced, in + i, n, mode, nan, key, index, index_high);
+      write(plan, out + o, n, index, index_high, stores, contiguous);
     });
   }
 
@@ -242,26 +251,39 @@ struct Columns : Lanes<Target, T> {
     return offset;
   }
 
-  // Zeros by `stores`, a chunk of rows at a time, each chunk's ones right after its zeros.
-  static void write_patched(const Plan& plan, U* o, std::size_t n, const K* index, const K* index_high,
-                            StoreStrategy stores, bool contiguous) {
+  // A winner position that no row of the block has: its group's 1 is written by another part
+  // of a split call (hardmax_two_phase.hpp). Positions are below 2^32 - 1.
+  static constexpr std::uint32_t no_winner = 0xFFFFFFFFu;
+
+  // The output of groups [0, n) of a tile at o, whose winning positions are in index (and
+  // index_high): zero-filled and patched, or row by row as a compare-and-select.
+  static void write(const Plan& plan, U* o, std::size_t n, const K* index, const K* index_high, StoreStrategy stores,
+                    bool contiguous) {
+    if (!patches(plan)) return write_selected_rows(plan.reduced, o, n, index, index_high, stores);
+    std::uint32_t winner[tile];
+    for (std::size_t j = 0; j < n; ++j) winner[j] = position_of(index[j], split_positions ? index_high[j] : K(0));
+    write_patched(plan, o, n, winner, stores, contiguous);
+  }
+
+  // Zeros by `stores`, a chunk of rows at a time, each chunk's ones right after its zeros; a
+  // group whose winner is no_winner gets zeros only.
+  static void write_patched(const Plan& plan, U* o, std::size_t n, const std::uint32_t* winner, StoreStrategy stores,
+                            bool contiguous) {
     const std::uint64_t rows = plan.group_size;
     std::uint64_t chunk_rows = std::max<std::uint64_t>(1, chunk_bytes / (n * sizeof(T)));
     chunk_rows = std::max<std::uint64_t>(chunk_rows, (rows + max_chunks - 1) / max_chunks);
     const auto chunks = static_cast<std::size_t>((rows + chunk_rows - 1) / chunk_rows);
     // The groups ordered by the chunk of their winning row (a counting sort).
-    std::uint32_t winner[tile];
     std::uint16_t order[tile];
     static_assert(tile <= 65536);
     std::uint32_t begin[max_chunks + 1] = {};
-    for (std::size_t j = 0; j < n; ++j) {
-      winner[j] = position_of(index[j], split_positions ? index_high[j] : K(0));
-      ++begin[winner[j] / chunk_rows + 1];
-    }
+    for (std::size_t j = 0; j < n; ++j)
+      if (winner[j] != no_winner) ++begin[winner[j] / chunk_rows + 1];
     for (std::size_t c = 0; c < chunks; ++c) begin[c + 1] += begin[c];
     std::uint32_t next[max_chunks];
     std::copy(begin, begin + chunks, next);
-    for (std::size_t j = 0; j < n; ++j) order[next[winner[j] / chunk_rows]++] = static_cast<std::uint16_t>(j);
+    for (std::size_t j = 0; j < n; ++j)
+      if (winner[j] != no_winner) order[next[winner[j] / chunk_rows]++] = static_cast<std::uint16_t>(j);
     const auto patch = [&](std::size_t c) {
       for (std::uint32_t k = begin[c]; k < begin[c + 1]; ++k) {
         const std::size_t j = order[k];
