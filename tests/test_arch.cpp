@@ -206,3 +206,24 @@ TEST_CASE("streamed stores never share a cache line with plain ones", "[arch]") 
   check_streamed_parts<4, std::uint64_t>();   // AVX2, 64-bit elements
   check_streamed_parts<8, std::uint16_t>();   // SSE2, 16-bit elements
 }
+
+TEST_CASE("the first large call of a size measures store rates on its own output, once", "[arch]") {
+  using Target = simd::default_arch;
+  if constexpr (!simd::has_streaming_stores<Target>) {
+    CHECK(simd::rates_for_call<Target>(nullptr, 0, std::size_t{1} << 30).buffer_bytes == 0);
+  } else {
+    // Sizes no kernel of this suite reaches, so this test makes the first measurement of each.
+    const std::size_t bytes = (std::size_t{3} << 20) + 4096;  // size class 22
+    std::vector<unsigned char> block(bytes, 0x5A);
+    const simd::StoreRates first = simd::rates_for_call<Target>(block.data(), bytes, bytes);
+    CHECK(first.buffer_bytes == bytes);  // measured on the block
+    CHECK(first.rep_bytes_per_ns > 0);
+    CHECK(first.stream_bytes_per_ns > 0);
+    const simd::StoreRates again = simd::rates_for_call<Target>(nullptr, 0, bytes - 4096);  // same class
+    CHECK(again.buffer_bytes == bytes);
+    CHECK(again.rep_bytes_per_ns == first.rep_bytes_per_ns);
+    // A size first met as a part of a call (block smaller than the call): the scratch rates.
+    const simd::StoreRates part = simd::rates_for_call<Target>(block.data(), bytes, std::size_t{1} << 40);
+    CHECK(part.buffer_bytes >= (std::size_t{16} << 20));
+  }
+}

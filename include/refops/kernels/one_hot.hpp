@@ -376,7 +376,8 @@ void one_hot_bits(const OneHotProblem<I, U>& p) {
     for (std::uint32_t s : p.sizes) elements *= s;
     const std::size_t contiguous = contiguous_elements(nest);
     const StoreStrategy stores = simd::choose_stores<Target>(
-        p.stores, {elements * sizeof(U), p.off == 0 && contiguous != 0, nest.sizes[a] * sizeof(U), unit == a});
+        p.stores, {elements * sizeof(U), p.off == 0 && contiguous != 0, nest.sizes[a] * sizeof(U), unit == a,
+                   contiguous != 0 ? p.output : nullptr});
     if (stores == StoreStrategy::rep && contiguous != 0) {
       one_hot_fill_then_patch<Target>(p, nest, contiguous);
       return;

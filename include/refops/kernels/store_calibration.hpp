@@ -17,11 +17,14 @@
 #include <refops/kernels/abi.hpp>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/simd.hpp>
@@ -52,36 +55,45 @@ inline double elapsed_ns(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - since).count();
 }
 
+// Times zero fills of `bytes` at `block` by memset and by the Target's streaming stores,
+// alternately, `passes` times each (the fastest pass of each counts), and after each memset
+// one store every 4 KiB over the block's first half, into lines that left the cache.
+template <class Target>
+StoreRates time_fills(unsigned char* block, std::size_t bytes, int passes) {
+  constexpr std::size_t page = 4096;
+  double rep_ns = 1e300, stream_ns = 1e300, patch_ns = 1e300;
+  const std::size_t patches = std::max<std::size_t>(bytes / 2 / page, 1);
+  for (int pass = 0; pass < passes; ++pass) {
+    auto t = std::chrono::steady_clock::now();
+    std::memset(block, 0, bytes);
+    rep_ns = std::min(rep_ns, elapsed_ns(t));
+    t = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < patches; ++i) {
+      volatile unsigned char* line = block + i * page + (i % (page / 64)) * 64;
+      *line = static_cast<unsigned char>(i + 1);
+    }
+    patch_ns = std::min(patch_ns, elapsed_ns(t) / static_cast<double>(patches));
+    t = std::chrono::steady_clock::now();
+    fill_span<Target>(block, bytes, static_cast<unsigned char>(0), StoreStrategy::stream);
+    streaming_fence<Target>();
+    stream_ns = std::min(stream_ns, elapsed_ns(t));
+  }
+  const double b = static_cast<double>(bytes);
+  return {b / rep_ns, b / stream_ns, patch_ns, bytes};
+}
+
+// On a scratch buffer of twice the LLC (16 to 64 MiB), faulted in first.
 template <class Target>
 StoreRates measure(std::size_t llc_bytes) {
-  using U = std::uint64_t;
   constexpr std::size_t page = 4096;
   const std::size_t bytes = std::clamp<std::size_t>(2 * llc_bytes, std::size_t{16} << 20, std::size_t{64} << 20) / page * page;
   void* memory = std::aligned_alloc(page, bytes);
   if (memory == nullptr) return {};
-  U* buffer = static_cast<U*>(memory);
-  const std::size_t n = bytes / sizeof(U);
+  auto* buffer = static_cast<unsigned char*>(memory);
   std::memset(buffer, 0, bytes);  // faults the pages in: not timed
-  double rep_ns = 1e300, stream_ns = 1e300, patch_ns = 1e300;
-  for (int pass = 0; pass < 3; ++pass) {
-    auto t = std::chrono::steady_clock::now();
-    std::memset(buffer, 0, bytes);
-    rep_ns = std::min(rep_ns, elapsed_ns(t));
-    const std::size_t patches = bytes / 2 / page;
-    t = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < patches; ++i) {
-      volatile U* line = buffer + i * (page / sizeof(U)) + (i % (page / 64)) * (64 / sizeof(U));
-      *line = i + 1;
-    }
-    patch_ns = std::min(patch_ns, elapsed_ns(t) / static_cast<double>(patches));
-    t = std::chrono::steady_clock::now();
-    fill_span<Target>(buffer, n, U{0}, StoreStrategy::stream);
-    streaming_fence<Target>();
-    stream_ns = std::min(stream_ns, elapsed_ns(t));
-  }
+  const StoreRates rates = time_fills<Target>(buffer, bytes, 3);
   std::free(memory);
-  const double b = static_cast<double>(bytes);
-  return {b / rep_ns, b / stream_ns, patch_ns, bytes};
+  return rates;
 }
 
 }  // namespace calibration_detail
@@ -95,6 +107,35 @@ const StoreRates& store_rates() {
     return StoreRates{};
   }();
   return rates;
+}
+
+// The rates that decide a call of `call_bytes` whose output is the contiguous block of
+// `block_bytes` at `block` (nullptr: not known). memset's speed grows with the size of one call
+// (on the Zen 3 guests, `rep stosb` reached its no-read-for-ownership speed only from about
+// 64 MiB, and went on gaining up to 256 MiB) and with the buffer's pages (huge pages), which a
+// scratch buffer does not share. So the first call of each power-of-two size, when it writes
+// its whole output on one thread, measures on that output itself (two fills each way: about
+// four extra passes, once per size; the kernel then writes every byte, so the zeros are never
+// seen); other calls of that size reuse those rates, and a size first met on several threads
+// uses the scratch buffer's.
+template <class Target>
+StoreRates rates_for_call(void* block, std::size_t block_bytes, std::size_t call_bytes) {
+  if constexpr (!has_streaming_stores<Target>) {
+    return {};
+  } else {
+    static std::mutex mutex;
+    static std::array<StoreRates, 65> by_size{};
+    const std::size_t size_class = static_cast<std::size_t>(std::bit_width(call_bytes));
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (by_size[size_class].buffer_bytes != 0) return by_size[size_class];
+    }
+    if (block == nullptr || block_bytes < call_bytes) return store_rates<Target>();
+    const StoreRates rates = calibration_detail::time_fills<Target>(static_cast<unsigned char*>(block), block_bytes, 2);
+    const std::lock_guard<std::mutex> lock(mutex);
+    by_size[size_class] = rates;
+    return rates;
+  }
 }
 
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI

@@ -51,6 +51,10 @@ struct StoreNeeds {
   // block is in L1 (ONE_HOT rows): in cache that beats a fill of the whole output and a
   // second pass.
   bool plain_patches_in_l1 = false;
+  // The output as one contiguous block of output_bytes when zero_background (else nullptr):
+  // the first large call of a size measures memset and streaming stores on it
+  // (store_calibration.hpp, rates_for_call).
+  void* block = nullptr;
 };
 
 // Sparse writes at most this dense make a zeroing pass plus a patch pass cheaper than one
@@ -63,8 +67,9 @@ inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 //   reached 0.94 of memset for identity matrices), except for kernels whose plain path patches
 //   in L1 (ONE_HOT rows: 0.89-0.91 plain against 0.70-0.89 rep); else plain (the output can
 //   stay in the cache for whoever reads it next);
-// - large outputs of that sparse kind: rep or stream, whichever this host's measured rates
-//   (store_calibration.hpp) predict faster for this output's bytes and sparse writes;
+// - large outputs of that sparse kind: rep or stream, whichever the rates measured for calls
+//   of this size (store_calibration.hpp, rates_for_call) predict faster for this output's
+//   bytes and sparse writes;
 // - other large outputs: stream.
 template <class Target>
 StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs) {
@@ -75,7 +80,9 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
   if (bytes < streaming_threshold_bytes())
     return sparse_on_zero && !needs.plain_patches_in_l1 ? StoreStrategy::rep : StoreStrategy::plain;
   if constexpr (!has_streaming_stores<Target>) return sparse_on_zero ? StoreStrategy::rep : StoreStrategy::plain;
-  if (sparse_on_zero && !stream_beats_rep(store_rates<Target>(), bytes, needs.bytes_per_sparse)) return StoreStrategy::rep;
+  if (sparse_on_zero &&
+      !stream_beats_rep(rates_for_call<Target>(needs.block, needs.output_bytes, bytes), bytes, needs.bytes_per_sparse))
+    return StoreStrategy::rep;
   return StoreStrategy::stream;
 }
 
