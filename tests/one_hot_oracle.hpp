@@ -14,14 +14,21 @@ namespace refops::test {
 
 __extension__ typedef __int128 wide_int;  // every index type and its wrap, exactly
 
+// ONE_HOT's index types, and f(I{}) for the one `type` names (INT64 for any other).
+inline constexpr DataType index_types[] = {DataType::uint32, DataType::int32, DataType::uint64, DataType::int64};
+template <class F>
+decltype(auto) visit_index_type(DataType type, F&& f) {
+  switch (type) {
+    case DataType::uint32: return f(std::uint32_t{});
+    case DataType::int32: return f(std::int32_t{});
+    case DataType::uint64: return f(std::uint64_t{});
+    default: return f(std::int64_t{});
+  }
+}
+
 // The value of an integer index element at `coordinate`, widened exactly.
 inline wide_int index_at(const Buffer& indices, const TensorDesc& desc, const Dims& coordinate) {
-  switch (desc.data_type) {
-    case DataType::uint32: return get<std::uint32_t>(indices, desc, coordinate);
-    case DataType::int32: return get<std::int32_t>(indices, desc, coordinate);
-    case DataType::uint64: return get<std::uint64_t>(indices, desc, coordinate);
-    default: return get<std::int64_t>(indices, desc, coordinate);
-  }
+  return visit_index_type(desc.data_type, [&](auto i) { return wide_int{get<decltype(i)>(indices, desc, coordinate)}; });
 }
 
 // Copies `bytes` bytes of the element at `coordinate` of `from` to `coordinate` of `to`.

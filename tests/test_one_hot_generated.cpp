@@ -6,7 +6,7 @@
 #include <refops/kernels/one_hot.hpp>
 #include <refops/refops.hpp>
 
-#include <array>
+#include <utility>
 #include <limits>
 #include <vector>
 
@@ -22,15 +22,6 @@ using namespace refops;
 using namespace refops::test;
 
 namespace {
-
-// Calls f(I{}) for each of the 4 index types.
-template <class F>
-void for_each_index_type(F&& f) {
-  f(std::uint32_t{});
-  f(std::int32_t{});
-  f(std::uint64_t{});
-  f(std::int64_t{});
-}
 
 // An index for a sequence of `length`: mostly valid, often negative or past either end, and
 // now and then an extreme of the type or a value that equals a valid one modulo 2^32.
@@ -51,6 +42,9 @@ I random_index(TestRng& rng, std::uint32_t length) {
       else return static_cast<I>(rng.between(0, length - 1));
     default: return static_cast<I>(rng.between(0, length - 1));
   }
+}
+Scalar random_index(DataType type, TestRng& rng, std::uint32_t length) {
+  return visit_index_type(type, [&](auto i) { return Scalar::of(random_index<decltype(i)>(rng, length)); });
 }
 
 // Sizes of `rank` dimensions: each from a list around the vector widths, the product capped.
@@ -80,8 +74,9 @@ Dims random_value_sizes(TestRng& rng, std::size_t rank) {
   return sizes;
 }
 
-template <class I, class T>
-void check_generated_cases(TestRng& rng, int cases) {
+// Only the draws of index and value elements depend on the types (random_index,
+// nonzero_scalar): the check is compiled once, not once per type pair.
+void check_generated_cases(TestRng& rng, int cases, DataType index_type, DataType value_type) {
   for (int n = 0; n < cases; ++n) {
     const std::size_t rank = rng.between(1, 8);
     const auto axis = static_cast<std::uint32_t>(rng.between(0, rank - 1));
@@ -92,24 +87,25 @@ void check_generated_cases(TestRng& rng, int cases) {
     const Layout out_layout = output_layouts[rng.between(0, 2)];
     const Layout index_layout = input_layouts[rng.between(0, 3)];
     const Layout value_layout = input_layouts[rng.between(0, 3)];
-    const OneHotDesc desc{{data_type_v<I>, index_sizes, make_strides(index_sizes, index_layout, rng), 0},
-                          {data_type_v<T>, value_sizes, make_strides(value_sizes, value_layout, rng), 0},
-                          {data_type_v<T>, out_sizes, make_strides(out_sizes, out_layout, rng), 0},
+    const OneHotDesc desc{{index_type, index_sizes, make_strides(index_sizes, index_layout, rng), 0},
+                          {value_type, value_sizes, make_strides(value_sizes, value_layout, rng), 0},
+                          {value_type, out_sizes, make_strides(out_sizes, out_layout, rng), 0},
                           axis};
     Buffer indices = Buffer::for_tensor(desc.indices);
     Buffer values = Buffer::for_tensor(desc.values);
-    Buffer output = Buffer::for_tensor(desc.output, sizeof(T) * rng.between(0, 3));
+    Buffer output = Buffer::for_tensor(desc.output, size_of(value_type) * rng.between(0, 3));
     for_each_coordinate(index_sizes, [&](const Dims& c) {
-      set<I>(indices, desc.indices, c, random_index<I>(rng, out_sizes[axis]));
+      set_scalar(indices, desc.indices, c, random_index(index_type, rng, out_sizes[axis]));
     });
-    for_each_coordinate(value_sizes, [&](const Dims& c) { set<T>(values, desc.values, c, rng.nonzero_value<T>()); });
+    for_each_coordinate(value_sizes,
+                        [&](const Dims& c) { set_scalar(values, desc.values, c, rng.nonzero_scalar(value_type)); });
     if (rng.chance(0.3)) {  // OffValue all zero bytes: the zero fast path
       Dims origin = value_sizes;
       for (auto& c : origin) c = 0;
-      set<T>(values, desc.values, origin, T(0));
+      set_scalar(values, desc.values, origin, Scalar::from_union_bytes(value_type, {}));
     }
     const Buffer expected = one_hot_oracle(desc.indices, indices, desc.values, values, desc.output, output, axis);
-    INFO("I=" << name_of(data_type_v<I>) << " T=" << name_of(data_type_v<T>) << " sizes=" << detail::to_text(out_sizes)
+    INFO("I=" << name_of(index_type) << " T=" << name_of(value_type) << " sizes=" << detail::to_text(out_sizes)
               << " strides=" << detail::to_text(desc.output.strides) << " indices strides="
               << detail::to_text(desc.indices.strides) << " values " << detail::to_text(value_sizes) << " strides "
               << detail::to_text(desc.values.strides) << " axis=" << axis);
@@ -125,46 +121,55 @@ void check_generated_cases(TestRng& rng, int cases) {
 
 TEST_CASE("ONE_HOT matches the oracle for every index and value type", "[one_hot][generated]") {
   REFOPS_TEST_RNG(rng);
-  for_each_index_type([&](auto i) {
-    for (DataType value_type : all_data_types)
-      visit_data_type(value_type, [&](auto t) { check_generated_cases<decltype(i), decltype(t)>(rng, 20); });
-  });
+  for (DataType index_type : index_types)
+    for (DataType value_type : all_data_types) check_generated_cases(rng, 20, index_type, value_type);
 }
 
 namespace {
 
-// Every sequence of a {rows, L} (axis 1) and {L, rows} (axis 0) output gets one of the edge
-// indices, so each path sees all of them.
-template <class I, class T>
-void check_edges(std::uint32_t length) {
+// The indices at the edges of I for a sequence of `length`: around 0 and `length`, the type's
+// extremes, and for 64-bit types values equal to valid positions modulo 2^32.
+template <class I>
+std::vector<Scalar> edge_indices(std::uint32_t length) {
   std::vector<std::int64_t> wanted{0, length - 1, length, length + 1, -1, -static_cast<std::int64_t>(length),
                                    -static_cast<std::int64_t>(length) - 1};
-  std::vector<I> edges;
+  std::vector<Scalar> edges;
   for (std::int64_t v : wanted)
-    if (std::is_signed_v<I> || v >= 0) edges.push_back(static_cast<I>(v));
-  edges.push_back(std::numeric_limits<I>::min());
-  edges.push_back(std::numeric_limits<I>::max());
+    if (std::is_signed_v<I> || v >= 0) edges.push_back(Scalar::of(static_cast<I>(v)));
+  edges.push_back(Scalar::of(std::numeric_limits<I>::min()));
+  edges.push_back(Scalar::of(std::numeric_limits<I>::max()));
   if constexpr (sizeof(I) == 8) {  // equal to valid positions modulo 2^32
-    edges.push_back(static_cast<I>(std::uint64_t{1} << 32));
-    edges.push_back(static_cast<I>((std::uint64_t{1} << 32) + length - 1));
-    edges.push_back(static_cast<I>(std::uint64_t{0xFFFFFFFF00000000u}));
+    edges.push_back(Scalar::of(static_cast<I>(std::uint64_t{1} << 32)));
+    edges.push_back(Scalar::of(static_cast<I>((std::uint64_t{1} << 32) + length - 1)));
+    edges.push_back(Scalar::of(static_cast<I>(std::uint64_t{0xFFFFFFFF00000000u})));
   }
+  return edges;
+}
+
+// Every sequence of a {rows, L} (axis 1) and {L, rows} (axis 0) output gets one of the edge
+// indices, so each path sees all of them.
+void check_edges(DataType index_type, DataType value_type, std::uint32_t length) {
+  const std::vector<Scalar> edges =
+      visit_index_type(index_type, [&](auto i) { return edge_indices<decltype(i)>(length); });
+  const auto [off, on] = visit_data_type(
+      value_type, [](auto t) { return std::pair{Scalar::of(decltype(t)(3)), Scalar::of(decltype(t)(7))}; });
   const auto rows = static_cast<std::uint32_t>(edges.size() * 5);  // several vectors of rows
   for (std::uint32_t axis : {0u, 1u}) {
     const Dims out_sizes = axis == 1 ? Dims{rows, length} : Dims{length, rows};
     const Dims index_sizes = axis == 1 ? Dims{rows, 1} : Dims{1, rows};
-    const OneHotDesc desc{{data_type_v<I>, index_sizes, {}, 0},
-                          {data_type_v<T>, {1, 2}, {}, 0},
-                          {data_type_v<T>, out_sizes, {}, 0},
+    const OneHotDesc desc{{index_type, index_sizes, {}, 0},
+                          {value_type, {1, 2}, {}, 0},
+                          {value_type, out_sizes, {}, 0},
                           axis};
     Buffer indices = Buffer::for_tensor(desc.indices), values = Buffer::for_tensor(desc.values);
     Buffer output = Buffer::for_tensor(desc.output);
     std::size_t k = 0;
-    for_each_coordinate(index_sizes, [&](const Dims& c) { set<I>(indices, desc.indices, c, edges[k++ % edges.size()]); });
-    set<T>(values, desc.values, {0, 0}, T(3));
-    set<T>(values, desc.values, {0, 1}, T(7));
+    for_each_coordinate(index_sizes,
+                        [&](const Dims& c) { set_scalar(indices, desc.indices, c, edges[k++ % edges.size()]); });
+    set_scalar(values, desc.values, {0, 0}, off);
+    set_scalar(values, desc.values, {0, 1}, on);
     const Buffer expected = one_hot_oracle(desc.indices, indices, desc.values, values, desc.output, output, axis);
-    INFO("I=" << name_of(data_type_v<I>) << " T=" << name_of(data_type_v<T>) << " L=" << length << " axis=" << axis);
+    INFO("I=" << name_of(index_type) << " T=" << name_of(value_type) << " L=" << length << " axis=" << axis);
     for_each_arch_and_stores([&](const ExecuteOptions& options) {
       output.fill(sentinel);
       execute(desc, indices.in(), values.in(), output.out(), options);
@@ -176,15 +181,10 @@ void check_edges(std::uint32_t length) {
 }  // namespace
 
 TEST_CASE("ONE_HOT: indices at the edges of each index type never alias a valid position", "[one_hot][generated]") {
-  for_each_index_type([&](auto i) {
-    using I = decltype(i);
-    for (std::uint32_t length : {1u, 3u, 17u, 300u}) {  // 300: past UINT8's range (int8 falls back)
-      check_edges<I, std::uint8_t>(length);
-      check_edges<I, float16>(length);
-      check_edges<I, float>(length);
-      check_edges<I, double>(length);
-    }
-  });
+  for (DataType index_type : index_types)
+    for (std::uint32_t length : {1u, 3u, 17u, 300u})  // 300: past UINT8's range (int8 falls back)
+      for (DataType value_type : {DataType::uint8, DataType::float16, DataType::float32, DataType::float64})
+        check_edges(index_type, value_type, length);
 }
 
 // Each store strategy's head and tail handling: rows of lengths around the vector widths and

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <refops/arch.hpp>
+#include <refops/scalar.hpp>
 #include <refops/tensor_desc.hpp>
 
 namespace refops::test {
@@ -74,6 +75,10 @@ T get(const Buffer& buffer, const TensorDesc& desc, const Dims& coordinate) {
 template <class T>
 void set(Buffer& buffer, const TensorDesc& desc, const Dims& coordinate, T value) {
   std::memcpy(buffer.data() + byte_offset(desc, coordinate), &value, sizeof(T));
+}
+// set<T> for a value of the tensor's type held in a Scalar (its first size_of(type) bytes).
+inline void set_scalar(Buffer& buffer, const TensorDesc& desc, const Dims& coordinate, const Scalar& value) {
+  std::memcpy(buffer.data() + byte_offset(desc, coordinate), value.union_bytes().data(), size_of(desc.data_type));
 }
 
 // Calls f(coordinate) for every coordinate of `sizes`, row-major (the oracle's loop).

@@ -1,5 +1,4 @@
-// Catch2 2.x needs one translation unit to define main(); 3.x links Catch2WithMain instead.
-#if !__has_include(<catch2/catch_all.hpp>)
+// Catch2 2.x's implementation and main() for a cross build, which cannot link the host's
+// prebuilt libCatch2WithMain.a; every other build links Catch2WithMain (tests/CMakeLists.txt).
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
-#endif

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include <refops/data_type.hpp>
+#include <refops/scalar.hpp>
 
 #include "support/catch.hpp"
 
@@ -44,6 +45,11 @@ class TestRng {
       T v = any_value<T>();
       if (!(v == T(0))) return v;
     }
+  }
+  // nonzero_value<T>() for the T that `type` names, as a Scalar: a test whose only typed step
+  // is this draw is compiled once rather than once per type.
+  Scalar nonzero_scalar(DataType type) {
+    return visit_data_type(type, [&](auto tag) { return Scalar::of(nonzero_value<decltype(tag)>()); });
   }
   template <class T>
   T any_value() {
