@@ -238,6 +238,24 @@ ExecuteOptions with_pool(Arch arch, ThreadPool* pool, std::size_t max_threads = 
   return o;
 }
 
+// The checks every split shares, for a call of `phases` parallel_for calls of one task per
+// part: a pool of 3 runs 3 parts per phase; max_threads caps the parts, and 1 keeps the call on
+// the calling thread; the default pool, with all its threads, gives the same bytes.
+void check_on_pools(const Problem& p, Arch arch, std::size_t phases) {
+  CountingPool pool(3);
+  CHECK(same(p.run(with_pool(arch, &pool)), p.expected));
+  CHECK(pool.calls() == phases);
+  CHECK(pool.tasks() == 3 * phases);
+
+  CountingPool capped(8);
+  CHECK(same(p.run(with_pool(arch, &capped, 2)), p.expected));
+  CHECK(capped.tasks() == 2 * phases);
+  CHECK(same(p.run(with_pool(arch, &capped, 1)), p.expected));
+  CHECK(capped.calls() == phases);
+
+  CHECK(same(p.run(on(arch)), p.expected));
+}
+
 }  // namespace
 
 TEST_CASE("large calls split on the caller's pool and match the oracle on every path", "[.][threads]") {
@@ -245,29 +263,16 @@ TEST_CASE("large calls split on the caller's pool and match the oracle on every 
   for (const Problem& p : large_problems()) {
     INFO(p.name);
     for_each_arch([&](Arch arch) {
-      CountingPool pool(3);
-      CHECK(same(p.run(with_pool(arch, &pool)), p.expected));
-      CHECK(pool.calls() == 1);
-      CHECK(pool.tasks() == 3);
+      check_on_pools(p, arch, 1);
 
       CountingPool on_threads(4, CountingPool::Run::on_threads);
       CHECK(same(p.run(with_pool(arch, &on_threads)), p.expected));
       CHECK(on_threads.tasks() == 4);
 
-      // max_threads caps the parts; 1 keeps the call on the calling thread.
-      CountingPool capped(8);
-      CHECK(same(p.run(with_pool(arch, &capped, 2)), p.expected));
-      CHECK(capped.tasks() == 2);
-      CHECK(same(p.run(with_pool(arch, &capped, 1)), p.expected));
-      CHECK(capped.calls() == 1);
-
       // A pool of one thread is never asked to run anything.
       CountingPool single(1);
       CHECK(same(p.run(with_pool(arch, &single)), p.expected));
       CHECK(single.calls() == 0);
-
-      // The default pool, with all its threads.
-      CHECK(same(p.run(on(arch)), p.expected));
     });
   }
 }
@@ -291,11 +296,7 @@ TEST_CASE("HARDMAX with few kept positions splits its reduced rows and matches t
   for (const Problem& p : problems) {
     INFO(p.name);
     for_each_arch([&](Arch arch) {
-      // Two phases, each one parallel_for of one task per block.
-      CountingPool pool(3);
-      CHECK(same(p.run(with_pool(arch, &pool)), p.expected));
-      CHECK(pool.calls() == 2);
-      CHECK(pool.tasks() == 6);
+      check_on_pools(p, arch, 2);  // two phases, each one parallel_for of one task per block
 
       for (const auto& stores : strategies) {
         INFO("stores: " << (stores ? name_of(*stores) : std::string_view("auto")));
@@ -305,14 +306,6 @@ TEST_CASE("HARDMAX with few kept positions splits its reduced rows and matches t
         CHECK(same(p.run(o), p.expected));
         CHECK(on_threads.tasks() == 8);
       }
-
-      CountingPool capped(8);
-      CHECK(same(p.run(with_pool(arch, &capped, 2)), p.expected));
-      CHECK(capped.tasks() == 4);
-      CHECK(same(p.run(with_pool(arch, &capped, 1)), p.expected));
-      CHECK(capped.calls() == 2);
-
-      CHECK(same(p.run(on(arch)), p.expected));
     });
   }
 }
