@@ -28,10 +28,9 @@
 #include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/simd.hpp>
 #include <refops/kernels/store_choice.hpp>
-
-#include "arch/probe.hpp"
 #include <refops/thread_pool.hpp>
 
+#include "arch/probe.hpp"
 #include "bench_support.hpp"
 #include "stream_baselines.hpp"
 
@@ -259,7 +258,9 @@ void add_cache_context() {
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
                                            : std::string()));
-  // Measured here, before any timing, so the first large kernel row does not pay for it.
+  // The scratch-buffer rates (what a size first met by a split call is decided by), measured
+  // here before any timing; each case's first, untimed call measures its own size
+  // (prepared_for).
   const detail::StoreRatesProbe r = detail::store_rates_of({});
   const std::string arch(name_of(available_archs().front()));  // the Arch execute() picks
   char rates[200];

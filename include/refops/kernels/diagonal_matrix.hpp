@@ -21,8 +21,8 @@
 //  - Long rows write the runs in order with fills of a bit pattern or copies of the input row
 //    (simd::fill_span / copy_span), so every byte is written once while the row is hot. When
 //    Value has the background's bits (Value 0 without an input) the row is a single fill.
-//    Streamed rows are blended vector by vector instead (below), so no line is written both
-//    streamed and plain.
+//    Streamed rows are blended vector by vector instead (below), so the lines around the band
+//    are streamed too.
 //  - The store strategy is chosen once per call (simd::choose_stores): plain, streaming, or,
 //    for a contiguous output without an input, one memset of the whole output and then the
 //    band (rep).
@@ -175,7 +175,7 @@ void band_row_runs(const BandProblem<U>& p, Background bg, std::size_t y, U* out
   const bool inside_is_value = p.begin <= p.end;
   // A narrow band over a uniform background (the identity matrix): one fill of the row, then
   // the band's few elements while the row is in L1, instead of three runs with ragged ends.
-  constexpr std::size_t narrow_band = 64 / sizeof(U);
+  constexpr std::size_t narrow_band = simd::cache_line_bytes / sizeof(U);
   if ((bg == Background::zero || bg == Background::broadcast) && inside_is_value && hi - lo <= narrow_band) {
     simd::fill_span<Target>(out_row, p.width, bg == Background::zero ? U{0} : in_row[0], stores);
     for (std::size_t x = lo; x < hi; ++x) out_row[x] = p.value;
@@ -351,10 +351,11 @@ void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores) {
       else bg = Background::strided;
     }
     constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
-    // Streamed rows are computed vector by vector, so every aligned vector is streamed whole:
-    // runs would end in plain stores into lines the neighbouring run streams, and a line
-    // written both ways leaves the write-combining buffer half full (measured: 0.4 of memset
-    // for INT8 8192 x 8192 streamed as runs).
+    // Streamed rows are computed vector by vector, so every vector of a row that starts and
+    // ends on vector boundaries is streamed: runs end in the middle of lines around the band,
+    // and store_span writes such lines plain (a line written both ways leaves the write-
+    // combining buffer half full: 0.4 of memset for INT8 8192 x 8192 streamed as runs, before
+    // simd::streamed_part), each a read for ownership.
     const bool streamed = stores == StoreStrategy::stream && bg != Background::strided;
     if (contiguous_rows && p.width >= 16 * lanes && !streamed) {
       for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {

@@ -170,9 +170,7 @@ template <class Target, class U>
 void write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count) {
   using batch = xsimd::batch<U, Target>;
   constexpr std::size_t lanes = batch::size, line = simd::cache_line_bytes / sizeof(U);
-  const auto address = reinterpret_cast<std::uintptr_t>(block);
-  // The first line boundary.
-  const std::size_t head = ((simd::cache_line_bytes - address % simd::cache_line_bytes) % simd::cache_line_bytes) / sizeof(U);
+  const std::size_t head = simd::elements_to_line<U>(reinterpret_cast<std::uintptr_t>(block));  // first line boundary
   std::size_t done = 0, k = 0;
   while (k < count && on_at[k] < head) ++k;  // in the partial head line: stored after
   const std::size_t in_head = k;

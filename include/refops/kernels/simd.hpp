@@ -14,16 +14,12 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <type_traits>
 
 #include <xsimd/xsimd.hpp>
 
 #include <refops/arch.hpp>
-#include <refops/kernels/cache_info.hpp>
 
 #if defined(__SSE2__) || defined(__AVX2__) || defined(__AVX512F__)
 #include <immintrin.h>
@@ -149,6 +145,12 @@ void finish_stores(StoreStrategy s) {
 // A cache line: the unit a streamed write must own whole (store_span).
 inline constexpr std::size_t cache_line_bytes = 64;
 
+// Elements of U from `address` to the next cache-line boundary (0 on one).
+template <class U>
+std::size_t elements_to_line(std::uintptr_t address) {
+  return ((cache_line_bytes - address % cache_line_bytes) % cache_line_bytes) / sizeof(U);
+}
+
 // The streamed part [first, last) of a span of n elements at `address`, when it has one.
 struct StreamedPart {
   std::size_t first = 0, last = 0;
@@ -171,7 +173,7 @@ StreamedPart streamed_part(std::uintptr_t address, std::size_t n) {
   static_assert(cache_line_bytes % vector_bytes == 0);
   if (address % sizeof(U) != 0 || n < Lanes) return {};
   if (address % vector_bytes == 0 && n % Lanes == 0) return {0, n};
-  std::size_t first = ((cache_line_bytes - address % cache_line_bytes) % cache_line_bytes) / sizeof(U);
+  std::size_t first = elements_to_line<U>(address);
   if (first != 0 && first < Lanes) first += line;  // a head shorter than a vector
   if (first + line > n) return {};
   std::size_t last = first + (n - first) / line * line;

@@ -6,12 +6,13 @@
 // other, 30-38 against 39-46 GB/s. No fixed rule is right on both (docs/decisions.md, "Store
 // strategy").
 //
-// The measurement: a buffer of twice the last-level cache (16 to 64 MiB) is faulted in once,
-// then filled with zeros by memset and by the Target's streaming stores, alternately, three times
-// each, keeping each one's fastest pass; after each memset one element is stored every 4 KiB
-// over its first half, lines that have left the cache, which prices one patch (a read for
-// ownership of a line and usually a TLB miss). About 20-40 ms, once, on the first large call
-// that has the choice; REFOPS_STORES or ExecuteOptions::stores skip it.
+// The measurement (time_fills): zero fills by memset and by the Target's streaming stores,
+// alternately, keeping each one's fastest pass; after each memset one element is stored every
+// 4 KiB over the first half, lines that have left the cache, which prices one patch (a read
+// for ownership of a line and usually a TLB miss). rates_for_call runs it on the output of the
+// first large call of each size that has the choice (the rates a call is decided by);
+// store_rates on a scratch buffer of twice the last-level cache, once, for sizes first met as
+// a part of a split call. REFOPS_STORES or ExecuteOptions::stores skip both.
 #pragma once
 
 #include <refops/kernels/abi.hpp>
@@ -69,7 +70,7 @@ StoreRates time_fills(unsigned char* block, std::size_t bytes, int passes) {
     rep_ns = std::min(rep_ns, elapsed_ns(t));
     t = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < patches; ++i) {
-      volatile unsigned char* line = block + i * page + (i % (page / 64)) * 64;
+      volatile unsigned char* line = block + i * page + (i % (page / cache_line_bytes)) * cache_line_bytes;
       *line = static_cast<unsigned char>(i + 1);
     }
     patch_ns = std::min(patch_ns, elapsed_ns(t) / static_cast<double>(patches));
