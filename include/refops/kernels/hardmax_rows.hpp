@@ -2,8 +2,8 @@
 // in the input. Semantics: hardmax_core.hpp. Four loops, by shape:
 // - short rows (a group is one row of one to four whole vectors, rows of 16 say): reduced a
 //   block of `lanes` rows at a time by a transposing butterfly, outputs copied from a window;
-// - long rows (a group is one longer row): the previous row's output is written block by block
-//   while this row is read, so reads and writes overlap;
+// - long rows (a group is one longer row): the previous row's output is written a vector per
+//   vector loaded while this row is read, so reads and writes take turns a line at a time;
 // - interleaved groups (a kept dimension between reduced ones, axes {0, 2} say): one pass in
 //   memory order reduces every row into its group's state, a second writes the outputs;
 // - any other group of rows: a block-max pass remembers the first block whose maximum strictly
@@ -43,7 +43,8 @@ struct Rows : Lanes<Target, T> {
 
   // Folds the n >= lanes elements at q into `best` like scan_block: 1 when their largest key
   // beats it (best updated), 0 when not, -1 when they hold a NaN (best untouched).
-  static int scan_bits(const K* q, std::size_t n, K& best) {
+  template <class LineLoaded>
+  [[gnu::always_inline]] static int scan_bits(const K* q, std::size_t n, K& best, LineLoaded& line_loaded) {
     using V = __m256i;
     constexpr bool wide = sizeof(K) == 4;
     const auto load = [&](std::size_t i) { return _mm256_loadu_si256(reinterpret_cast<const V*>(q + i)); };
@@ -54,20 +55,24 @@ struct Rows : Lanes<Target, T> {
     const auto eq = [](V a, V b) { return wide ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b); };
     const auto splat = [](U v) { return wide ? _mm256_set1_epi32(static_cast<int>(v)) : _mm256_set1_epi16(static_cast<short>(v)); };
     V hi = load(0), lo = hi, uhi = hi;
-    std::size_t i = lanes;
-    for (; i + lanes <= n; i += lanes) {
-      if (i % (64 / sizeof(K)) == 0) __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048);
-      const V x = load(i);
+    const auto fold = [&](std::size_t at) {
+      const V x = load(at);
       hi = smax(hi, x);
       lo = smin(lo, x);
       uhi = umax(uhi, x);
+    };
+    // A line (two vectors) at a time; repeats change no extreme, so vector 0 is folded again,
+    // and a last vector may overlap the one before.
+    constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
+    std::size_t i = 0;
+    for (; i + line <= n; i += line) {
+      __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048);
+      fold(i);
+      fold(i + lanes);
+      line_loaded();
     }
-    if (i < n) {  // a last vector overlapping the one before: repeats change no extreme
-      const V x = load(n - lanes);
-      hi = smax(hi, x);
-      lo = smin(lo, x);
-      uhi = umax(uhi, x);
-    }
+    for (; i + lanes <= n; i += lanes) fold(i);
+    if (i < n) fold(n - lanes);
     constexpr U sign = U(1) << (8 * sizeof(U) - 1);
     const V negative_inf = splat(sign | Traits<T>::inf);
     if (_mm256_movemask_epi8(gt(hi, splat(Traits<T>::inf))) != 0 ||
@@ -75,15 +80,16 @@ struct Rows : Lanes<Target, T> {
       return -1;
     // The usual case once a row has a non-negative best: nothing above it, no reduction.
     if (best >= 0 && _mm256_movemask_epi8(gt(hi, splat(static_cast<U>(best)))) == 0) return 0;
-    alignas(32) K high[lanes], low[lanes];
-    _mm256_store_si256(reinterpret_cast<V*>(high), hi);
-    _mm256_store_si256(reinterpret_cast<V*>(low), lo);
-    K h = high[0], l = low[0];
-    for (std::size_t j = 1; j < lanes; ++j) {
-      h = high[j] > h ? high[j] : h;
-      l = low[j] < l ? low[j] : l;
-    }
-    const K key = h >= 0 ? h : static_cast<K>(-static_cast<K>(l & std::numeric_limits<K>::max()));
+    // Across lanes in registers: halves, then quarters, ... down to lane 0.
+    const auto across = [](V v, auto op) {
+      v = op(v, _mm256_permute2x128_si256(v, v, 1));
+      v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+      v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+      if constexpr (!wide) v = op(v, _mm256_srli_epi32(v, 16));
+      return static_cast<K>(_mm256_cvtsi256_si32(v));
+    };
+    const K h = across(hi, smax);
+    const K key = h >= 0 ? h : static_cast<K>(-static_cast<K>(across(lo, smin) & std::numeric_limits<K>::max()));
     if (key <= best) return 0;
     best = key;
     return 1;
@@ -92,13 +98,18 @@ struct Rows : Lanes<Target, T> {
   static constexpr bool raw_extremes = false;
 #endif
 
-  // Updates (best, where) with one contiguous block: `where` moves only when the block's
-  // maximum strictly beats `best`.
-  static bool scan_block(const T* p, std::size_t n, K nan_scalar, K& best) {
+  // Folds one contiguous block into `best`: true when the block's maximum strictly beats it.
+  // line_loaded() is called after every 64 bytes the scan loads (HARDMAX's long rows write a
+  // line of the previous row's output in step with it: SpanWriter::step).
+  static constexpr auto no_line_callback = [] {};
+
+  template <class LineLoaded = decltype(no_line_callback)>
+  [[gnu::always_inline]] static bool scan_block(const T* p, std::size_t n, K nan_scalar, K& best,
+                                                LineLoaded line_loaded = no_line_callback) {
     const K* q = reinterpret_cast<const K*>(p);
     if constexpr (raw_extremes) {
       if (n >= lanes) {
-        const int beats = scan_bits(q, n, best);
+        const int beats = scan_bits(q, n, best, line_loaded);
         if (beats >= 0) return beats == 1;
       }
     }
@@ -106,15 +117,20 @@ struct Rows : Lanes<Target, T> {
     std::size_t i = 0;
     K block_best = best;
     if (n >= lanes) {
-      // Two accumulators, so each max does not wait on the previous one.
+      // Two accumulators, so each max does not wait on the previous one; whole lines at a time
+      // (at least two vectors), vector 0 folded twice (a repeat changes no maximum).
+      constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
+      constexpr std::size_t chunk = line >= 2 * lanes ? line : 2 * lanes;
       B a0 = load_key<Target, T>(p, nan), a1 = a0;
-      for (i = lanes; i + 2 * lanes <= n; i += 2 * lanes) {
+      for (; i + chunk <= n; i += chunk) {
         // Rows of a page or so start on a page the hardware prefetcher has not followed into;
         // asking 2 KiB ahead keeps the next row on its way while this one is scanned.
-        __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048);
-        __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048 + 64);
-        a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i), nan));
-        a1 = simd::max_of<Target>(a1, key_of<Target, T>(B::load_unaligned(q + i + lanes), nan));
+        for (std::size_t c = 0; c < chunk; c += line) __builtin_prefetch(reinterpret_cast<const char*>(q + i + c) + 2048);
+        for (std::size_t h = 0; h < chunk; h += 2 * lanes) {
+          a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i + h), nan));
+          a1 = simd::max_of<Target>(a1, key_of<Target, T>(B::load_unaligned(q + i + h + lanes), nan));
+        }
+        for (std::size_t c = 0; c < chunk; c += line) line_loaded();
       }
       for (; i + lanes <= n; i += lanes) a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i), nan));
       a0 = simd::max_of<Target>(a0, a1);
@@ -137,6 +153,16 @@ struct Rows : Lanes<Target, T> {
     const B nan(nan_scalar);
     const B target(best);
     std::size_t i = 0;
+    if (best > 0 && best <= static_cast<K>(Traits<T>::inf)) {
+      // A positive number's key is its own bits, and no other element has those bits (a NaN's
+      // are larger, a negative number's have the sign bit): compare bits, no key per element.
+      // (The rescan with keys took a sixth of a long row's time in cache; this halves it.)
+      for (; i + 2 * lanes <= n; i += 2 * lanes) {
+        const auto first = B::load_unaligned(q + i) == target, second = B::load_unaligned(q + i + lanes) == target;
+        if (xsimd::any(first | second))
+          return i + (xsimd::any(first) ? simd::first_true<Target>(first) : lanes + simd::first_true<Target>(second));
+      }
+    }
     for (; i + lanes <= n; i += lanes) {
       const std::size_t lane = simd::first_true<Target>(key_of<Target, T>(B::load_unaligned(q + i), nan) == target);
       if (lane < lanes) return i + lane;
@@ -250,39 +276,50 @@ struct Rows : Lanes<Target, T> {
   }
 
   // ---- long rows, one row per group: the previous row's output is written while this row is
-  // read, one block behind, so reads and (streamed) writes overlap instead of alternating a
-  // read-only phase with a write-only one. Every whole output vector is a compare-and-select
-  // with the 1 already in place, so no line is written by two kinds of store.
+  // read, a vector stored per vector loaded (SpanWriter), so reads and (streamed) writes take
+  // turns a line at a time instead of alternating a read-only phase with a write-only one
+  // (a kilobyte of each at a time ran 10-20% slower). Every whole output vector is a
+  // compare-and-select with the 1 already in place, so no line is written by two kinds of store.
 
   static constexpr std::size_t no_one = ~std::size_t{0};
 
+  // The vector of output elements [i, i + lanes) of a part with its 1 at `one_at` (zeros but
+  // in the one vector that holds the 1: one_at - i wraps above lanes elsewhere), and element i.
+  static auto part_vector(std::size_t one_at, B zero) {
+    return [one_at, zero](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; };
+  }
+  static auto part_element(std::size_t one_at) {
+    return [one_at](std::size_t i) { return i == one_at ? static_cast<K>(Traits<T>::one) : K(0); };
+  }
+
   // n output elements at p: zeros, and the 1 at `one_at` when it is below n (no_one: none).
   static void write_part(U* p, std::size_t n, std::size_t one_at, StoreStrategy stores) {
-    // Zeros but in the one vector that holds the 1 (one_at - i wraps above lanes elsewhere).
-    const B zero(K(0));
-    // By value: a vector store may alias any memory, so a vector reached through a reference
-    // is loaded again after every store.
-    simd::store_span<Target>(
-        reinterpret_cast<K*>(p), n, stores,
-        [one_at, zero](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; },
-        [&](std::size_t i) { return i == one_at ? static_cast<K>(Traits<T>::one) : K(0); });
+    simd::store_span<Target>(reinterpret_cast<K*>(p), n, stores, part_vector(one_at, B(K(0))), part_element(one_at));
   }
 
   // The first maximum of the row at g (`row` elements), writing the previous row's output
-  // (when `previous` is not null) block by block as this row's blocks are read.
+  // (when `previous` is not null) in step with this row's loads: SpanWriter.
   static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* previous,
                                       std::size_t previous_one, StoreStrategy stores) {
+    const B zero(K(0));
+    const std::size_t one_at = previous != nullptr ? previous_one : no_one;
+    // By value: a vector store may alias any memory, so a vector reached through a reference
+    // is loaded again after every store.
+    simd::SpanWriter<Target, K, decltype(part_vector(one_at, zero)), decltype(part_element(one_at))> writer(
+        reinterpret_cast<K*>(previous), previous != nullptr ? row : 0, stores, part_vector(one_at, zero),
+        part_element(one_at));
     K best = key_at(g, nan);
     std::size_t best_block = 0;
     bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
     for (std::size_t b = 0; b < row; b += block) {
       const std::size_t n = std::min(block, row - b);
-      if (!done && scan_block(g + b, n, nan, best)) {
+      if (!done && scan_block(g + b, n, nan, best, [&writer]() __attribute__((always_inline)) { writer.step(); })) {
         best_block = b;
         done = best == stop;
       }
-      if (previous != nullptr) write_part(previous + b, n, previous_one >= b ? previous_one - b : no_one, stores);
+      writer.advance(b + n);
     }
+    writer.finish();
     return best_block + locate(g + best_block, std::min(block, row - best_block), nan, best);
   }
 

@@ -195,12 +195,106 @@ void store_plain_vectors(U* p, std::size_t from, std::size_t to, VectorAt& vecto
   if (i < to) vector_at(to - lanes).store_unaligned(p + to - lanes);
 }
 
-// The store-span helper: writes elements [0, n) at p, where vector_at(i) is the vector of
-// elements [i, i + lanes) and element_at(i) element i alone. Spans of a vector or more are
-// written as whole vectors only: a ragged head or tail is one unaligned vector overlapping its
-// neighbour (the same bits stored twice while in L1), so element_at is used only below one
-// vector. With `stream`, streamed_part() says which vectors are streamed; the rest are plain.
-// (rep has no meaning for computed vectors: plain.)
+// The store-span helper, written a piece at a time (store_span below writes a span at once):
+// SpanWriter stores elements [0, n) at p, where vector_at(i) is the vector of elements
+// [i, i + lanes) and element_at(i) element i alone. step() stores the next line's worth of the span's middle, advance(k) the vectors of
+// the middle that end at or before element k, finish() the rest. A kernel that reads one row
+// while it writes the previous one (HARDMAX's long rows) calls step() after every input line
+// it loads, so loads and stores take turns a line at a time: a copy that read a kilobyte and
+// then wrote a kilobyte ran at 0.64-0.80 of memcpy on Zen 3, one that took turns a line at a
+// time at 0.89-0.98 (rows of 4 KiB, streamed).
+//
+// Spans of a vector or more are written as whole vectors only: a ragged head or tail is one
+// unaligned vector overlapping its neighbour (the same bits stored twice while in L1), so
+// element_at is used only below one vector. With `stream`, streamed_part() says which vectors
+// are streamed (the middle); the plain head is stored on construction and the plain tail by
+// finish(). (rep has no meaning for computed vectors: plain.)
+template <class Target, class U, class VectorAt, class ElementAt>
+class SpanWriter {
+ public:
+  SpanWriter(U* p, std::size_t n, StoreStrategy s, VectorAt vector_at, ElementAt element_at)
+      : p_(p), n_(n), vector_at_(vector_at), element_at_(element_at) {
+    if constexpr (is_vector_arch<Target>) {
+      if (n < lanes) return;
+      if constexpr (has_streaming_stores<Target>) {
+        const StreamedPart part =
+            s == StoreStrategy::stream ? streamed_part<lanes, U>(reinterpret_cast<std::uintptr_t>(p), n) : StreamedPart{};
+        if (part.last != 0) {
+          if (part.first != 0) store_plain_vectors<Target>(p, 0, part.first, vector_at_);
+          streamed_ = true;
+          next_ = part.first;
+          last_ = part.last;
+          return;
+        }
+      }
+      last_ = n / lanes * lanes;  // plain: whole vectors from 0, then one overlapping the last
+    }
+    (void)s;
+  }
+
+  // The hot calls are forced inline: a call out of a scan loop spills its vector registers.
+  [[gnu::always_inline]] void step() {
+    if constexpr (is_vector_arch<Target>) {
+      constexpr std::size_t line = cache_line_bytes / sizeof(U) > lanes ? cache_line_bytes / sizeof(U) : lanes;
+      if (next_ + line > last_) return;
+      if (streamed_) {
+        for (std::size_t h = 0; h < line; h += lanes) stream(next_ + h);
+      } else {
+        for (std::size_t h = 0; h < line; h += lanes) vector_at_(next_ + h).store_unaligned(p_ + next_ + h);
+      }
+      next_ += line;
+    }
+  }
+
+  [[gnu::always_inline]] void advance(std::size_t k) {
+    if constexpr (is_vector_arch<Target>) {
+      const std::size_t to = k < last_ ? k : last_;
+      // Every vector of a streamed middle is aligned: no test per store.
+      if (streamed_) store_to(to, [this](std::size_t i) { stream(i); });
+      else store_to(to, [this](std::size_t i) { vector_at_(i).store_unaligned(p_ + i); });
+    }
+  }
+
+  void finish() {
+    if constexpr (is_vector_arch<Target>) {
+      if (n_ >= lanes) {
+        advance(last_);
+        if (last_ == n_) return;
+        if (streamed_) store_plain_vectors<Target>(p_, last_, n_, vector_at_);
+        else vector_at_(n_ - lanes).store_unaligned(p_ + n_ - lanes);
+        return;
+      }
+    }
+    for (std::size_t i = 0; i < n_; ++i) p_[i] = element_at_(i);
+  }
+
+ private:
+  static constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
+
+  template <class Store>
+  [[gnu::always_inline]] void store_to(std::size_t to, Store store) {
+    for (; next_ + 2 * lanes <= to; next_ += 2 * lanes) {
+      store(next_);
+      store(next_ + lanes);
+    }
+    for (; next_ + lanes <= to; next_ += lanes) store(next_);
+  }
+
+  [[gnu::always_inline]] void stream(std::size_t i) {
+    if constexpr (has_streaming_stores<Target>) stream_store<Target>(p_ + i, vector_at_(i));
+  }
+
+  U* p_;
+  std::size_t n_;
+  VectorAt vector_at_;
+  ElementAt element_at_;
+  bool streamed_ = false;
+  std::size_t next_ = 0, last_ = 0;  // the middle's next vector, and its end
+};
+
+// The whole span at once: what SpanWriter stores, in one loop. (Not a SpanWriter finished at
+// once: that kept the writer's state in memory across the streamed stores, and DIAGONAL_MATRIX's
+// streamed identity rows ran at 0.6 of this loop.)
 template <class Target, class U, class VectorAt, class ElementAt>
 void store_span(U* p, std::size_t n, StoreStrategy s, VectorAt&& vector_at, ElementAt&& element_at) {
   if constexpr (is_vector_arch<Target>) {
