@@ -240,6 +240,8 @@ struct Rows : Lanes<Target, T> {
     write_short_row<M>(o, first_equal<M>(k, simd::spread_max<Target>(top)), window, stores);
   }
 
+  static bool is_vector_aligned(const U* o) { return reinterpret_cast<std::uintptr_t>(o) % sizeof(B) == 0; }
+
   // `lanes` rows of M vectors, row r at p + r * p_step, its output at o + r * o_step.
   template <std::size_t M>
   static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
@@ -254,6 +256,22 @@ struct Rows : Lanes<Target, T> {
     }
     alignas(64) K best[lanes];
     simd::lane_maxima<Target, K>(top).store_aligned(best);
+    constexpr std::size_t width = M * lanes;
+    if (o_step == static_cast<std::ptrdiff_t>(width) && (stores != StoreStrategy::stream || is_vector_aligned(o))) {
+      // Packed output rows: the block's rows are assembled in L1 and written as one span, so
+      // the stores are planned once per block, not once per 64-byte row. Not for a streamed
+      // output off the vector grid: each block would write its two end lines plain next to
+      // streamed ones, which ran at 0.37 of memcpy against 0.55 for plain rows (NumPy's
+      // 16-byte-aligned arrays).
+      alignas(64) K staged[lanes * width];
+      for (std::size_t r = 0; r < lanes; ++r) {
+        const K* row = window.row_with_one_at(width, first_equal<M>(k[r], B(best[r])));
+        for (std::size_t h = 0; h < width; h += lanes) B::load_unaligned(row + h).store_aligned(staged + r * width + h);
+      }
+      simd::store_span<Target>(reinterpret_cast<K*>(o), lanes * width, stores,
+                               [&](std::size_t i) { return B::load_unaligned(staged + i); }, [&](std::size_t i) { return staged[i]; });
+      return;
+    }
     for (std::size_t r = 0; r < lanes; ++r)
       write_short_row<M>(o + static_cast<std::ptrdiff_t>(r) * o_step, first_equal<M>(k[r], B(best[r])), window, stores);
   }
