@@ -4,6 +4,7 @@
 // counts sit on either side of every vector width and block size; every block mixes rows of
 // different kinds (ties, +-0, NaN first, in the middle or last, all NaN), so branch-free
 // per-row logic sees its neighbours differ.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -64,14 +65,42 @@ std::vector<double> draw_row(TestRng& rng, std::uint32_t n) {
   return v;
 }
 
+// One row whose maximum is mostly a positive number, with ties (halves from -8 to 7.5), as the
+// raw-bit path for blocks of short rows wants from every row of a block; one row in ten gets
+// what must turn that path aside: a NaN of either sign among the positives, +inf, a maximum of
+// +-0 (either sign first), or no number above zero.
+std::vector<double> draw_positive_row(TestRng& rng, std::uint32_t n) {
+  std::vector<double> v(n);
+  for (double& x : v) x = static_cast<double>(rng.between_signed(-16, 15)) * 0.5;
+  const auto at = [&] { return static_cast<std::uint32_t>(rng.between(0, n - 1)); };
+  const std::uint32_t p = at();
+  v[p] = std::max(v[p], 0.5 * static_cast<double>(rng.between(1, 16)));
+  if (!rng.chance(0.1)) return v;
+  switch (rng.between(0, 4)) {
+    case 0: v[at()] = -nan; break;
+    case 1: v[at()] = nan; break;
+    case 2: v[at()] = INFINITY; break;
+    case 3:  // +-0 the largest: the first zero of either sign wins
+      for (double& x : v) x = -std::abs(x) - 0.5;
+      v[p] = rng.chance(0.5) ? 0.0 : -0.0;
+      v[at()] = rng.chance(0.5) ? 0.0 : -0.0;
+      break;
+    default:
+      for (double& x : v) x = -std::abs(x) - 0.5;
+      break;
+  }
+  return v;
+}
+
 // An input for `desc` whose rows (along the last dimension) are drawn one by one.
-Buffer make_rows(const TensorDesc& desc, TestRng& rng, std::size_t misalign) {
+template <class DrawRow = decltype(&draw_row)>
+Buffer make_rows(const TensorDesc& desc, TestRng& rng, std::size_t misalign, DrawRow draw = &draw_row) {
   Buffer in = Buffer::for_tensor(desc, misalign);
   const std::size_t last = desc.sizes.size() - 1;
   Dims outer = desc.sizes;
   outer[last] = 1;
   for_each_coordinate(outer, [&](const Dims& c) {
-    const std::vector<double> row = draw_row(rng, desc.sizes[last]);
+    const std::vector<double> row = draw(rng, desc.sizes[last]);
     Dims at = c;
     for (std::uint32_t i = 0; i < desc.sizes[last]; ++i) {
       at[last] = i;
@@ -130,6 +159,24 @@ void check_shapes(std::span<const Shape> shapes, TestRng& rng, MakeInput&& make_
   }
 }
 
+// Runs of rows of each length (the last dimension reduced), a count from `counts` rows per run,
+// in both types and both NaN modes, packed or padded, misaligned by up to three elements.
+void check_short_rows(TestRng& rng, std::span<const std::uint32_t> lengths, std::span<const std::uint32_t> counts,
+                      std::vector<double> (*draw)(TestRng&, std::uint32_t)) {
+  for (DataType type : {DataType::float32, DataType::float16}) {
+    for (std::uint32_t n : lengths) {
+      for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+        const Dims sizes{static_cast<std::uint32_t>(rng.between(1, 3)), counts[rng.between(0, counts.size() - 1)], n};
+        Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, {2}, mode};
+        desc.input.strides = row_layout(sizes, rng);
+        desc.output.strides = row_layout(sizes, rng);
+        const std::size_t element = size_of(type);
+        check_all_archs(desc, make_rows(desc.input, rng, element * rng.between(0, 3), draw), element * rng.between(0, 3));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("HARDMAX1 short rows reduced a block at a time match the oracle", "[hardmax][generated]") {
@@ -139,18 +186,16 @@ TEST_CASE("HARDMAX1 short rows reduced a block at a time match the oracle", "[ha
   for (std::uint32_t n : {48u, 64u, 96u, 128u}) lengths.push_back(n);
   // Rows per run: around blocks of 4, 8, 16 and 32 rows (the lane counts).
   const std::uint32_t counts[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47};
-  for (DataType type : {DataType::float32, DataType::float16}) {
-    for (std::uint32_t n : lengths) {
-      for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
-        const Dims sizes{static_cast<std::uint32_t>(rng.between(1, 3)), counts[rng.between(0, std::size(counts) - 1)], n};
-        Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, {2}, mode};
-        desc.input.strides = row_layout(sizes, rng);
-        desc.output.strides = row_layout(sizes, rng);
-        const std::size_t element = size_of(type);
-        check_all_archs(desc, make_rows(desc.input, rng, element * rng.between(0, 3)), element * rng.between(0, 3));
-      }
-    }
-  }
+  check_short_rows(rng, lengths, counts, &draw_row);
+}
+
+TEST_CASE("HARDMAX1 blocks of short rows with positive maxima (raw bits) match the oracle", "[hardmax][generated]") {
+  // Blocks of a lane count of rows whose every maximum is a positive number take raw bits, no
+  // keys (AVX2); a block with a NaN, +-0 or no positive maximum in any row must step aside.
+  REFOPS_TEST_RNG(rng);
+  const std::uint32_t lengths[] = {8, 16, 24, 32, 48, 64};
+  const std::uint32_t counts[] = {8, 16, 17, 33, 47, 64};
+  check_short_rows(rng, lengths, counts, &draw_positive_row);
 }
 
 TEST_CASE("HARDMAX1 with kept dimensions between reduced ones matches the oracle", "[hardmax][generated]") {

@@ -242,10 +242,9 @@ struct Rows : Lanes<Target, T> {
 
   static bool is_vector_aligned(const U* o) { return reinterpret_cast<std::uintptr_t>(o) % sizeof(B) == 0; }
 
-  // `lanes` rows of M vectors, row r at p + r * p_step, its output at o + r * o_step.
+  // The first maximum of each of `lanes` rows of M vectors (row r at p + r * p_step), by keys.
   template <std::size_t M>
-  static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
-                               const Window& window, StoreStrategy stores) {
+  static void block_positions(const T* p, std::ptrdiff_t p_step, const B& nan, std::size_t* at) {
     B k[lanes][M];
     B top[lanes];
     for (std::size_t r = 0; r < lanes; ++r) {
@@ -256,6 +255,61 @@ struct Rows : Lanes<Target, T> {
     }
     alignas(64) K best[lanes];
     simd::lane_maxima<Target, K>(top).store_aligned(best);
+    for (std::size_t r = 0; r < lanes; ++r) at[r] = first_equal<M>(k[r], B(best[r]));
+  }
+
+#if defined(__AVX2__)
+  // The same on raw bits (scan_bits' idea) when every row's maximum is a positive number and
+  // the block holds no NaN: a positive number's key is its bits, and no other element has them,
+  // so no element needs a key (six operations a vector). False, `at` untouched, otherwise.
+  template <std::size_t M>
+  static bool block_positions_bits(const T* p, std::ptrdiff_t p_step, std::size_t* at) {
+    static_assert(sizeof(K) == 4, "the block path runs 32-bit lanes on AVX2 (native_swizzle)");
+    using V = __m256i;
+    const auto load = [](const K* q) { return _mm256_loadu_si256(reinterpret_cast<const V*>(q)); };
+    B top[lanes];
+    V high_unsigned = _mm256_setzero_si256();
+    for (std::size_t r = 0; r < lanes; ++r) {
+      const K* q = reinterpret_cast<const K*>(p + static_cast<std::ptrdiff_t>(r) * p_step);
+      V row_max = load(q);
+      high_unsigned = _mm256_max_epu32(high_unsigned, row_max);
+      for (std::size_t h = 1; h < M; ++h) {
+        const V x = load(q + h * lanes);
+        row_max = _mm256_max_epi32(row_max, x);
+        high_unsigned = _mm256_max_epu32(high_unsigned, x);
+      }
+      top[r] = B(row_max);
+    }
+    // A NaN with the sign bit shows as unsigned bits above -inf's; one without, as a row's
+    // signed maximum above +inf's.
+    const V negative_inf = _mm256_set1_epi32(static_cast<int>(0x80000000u | Traits<T>::inf));
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(high_unsigned, negative_inf), negative_inf)) != -1)
+      return false;
+    const B best_bits = simd::lane_maxima<Target, K>(top);
+    if (xsimd::any(best_bits <= B(K(0))) || xsimd::any(best_bits > B(static_cast<K>(Traits<T>::inf)))) return false;
+    alignas(64) K best[lanes];
+    best_bits.store_aligned(best);
+    for (std::size_t r = 0; r < lanes; ++r) {
+      const K* q = reinterpret_cast<const K*>(p + static_cast<std::ptrdiff_t>(r) * p_step);
+      B bits[M];
+      for (std::size_t h = 0; h < M; ++h) bits[h] = B::load_unaligned(q + h * lanes);
+      at[r] = first_equal<M>(bits, B(best[r]));
+    }
+    return true;
+  }
+#else
+  template <std::size_t M>
+  static bool block_positions_bits(const T*, std::ptrdiff_t, std::size_t*) { return false; }
+#endif
+
+  // `lanes` rows of M vectors, row r at p + r * p_step, its output at o + r * o_step.
+  template <std::size_t M>
+  static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
+                               const Window& window, StoreStrategy stores) {
+    std::size_t at[lanes];
+    bool found = false;
+    if constexpr (raw_extremes) found = block_positions_bits<M>(p, p_step, at);
+    if (!found) block_positions<M>(p, p_step, nan, at);
     constexpr std::size_t width = M * lanes;
     if (o_step == static_cast<std::ptrdiff_t>(width) && (stores != StoreStrategy::stream || is_vector_aligned(o))) {
       // Packed output rows: the block's rows are assembled in L1 and written as one span, so
@@ -265,15 +319,14 @@ struct Rows : Lanes<Target, T> {
       // 16-byte-aligned arrays).
       alignas(64) K staged[lanes * width];
       for (std::size_t r = 0; r < lanes; ++r) {
-        const K* row = window.row_with_one_at(width, first_equal<M>(k[r], B(best[r])));
+        const K* row = window.row_with_one_at(width, at[r]);
         for (std::size_t h = 0; h < width; h += lanes) B::load_unaligned(row + h).store_aligned(staged + r * width + h);
       }
       simd::store_span<Target>(reinterpret_cast<K*>(o), lanes * width, stores,
                                [&](std::size_t i) { return B::load_unaligned(staged + i); }, [&](std::size_t i) { return staged[i]; });
       return;
     }
-    for (std::size_t r = 0; r < lanes; ++r)
-      write_short_row<M>(o + static_cast<std::ptrdiff_t>(r) * o_step, first_equal<M>(k[r], B(best[r])), window, stores);
+    for (std::size_t r = 0; r < lanes; ++r) write_short_row<M>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, stores);
   }
 
   // Every group one contiguous row of M vectors, written to a contiguous output row.
