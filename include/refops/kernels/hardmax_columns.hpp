@@ -31,7 +31,7 @@ struct Columns : Lanes<Target, T> {
   // Groups side by side per tile: their state (4-8 bytes each, 2-3 arrays) stays in L1.
   static constexpr std::size_t tile = 2048;
   // Reduced positions folded per pass over the state.
-  static constexpr std::size_t rows_at_once = 8;
+  static constexpr std::size_t rows_at_once = 4;
   // From this many rows per group on, the output is zero-filled and patched: the patches (one
   // per group) cost less than a compare-and-select of every output vector.
   static constexpr std::uint64_t patch_min_rows = 32;
