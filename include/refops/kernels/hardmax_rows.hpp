@@ -468,10 +468,13 @@ struct Rows : Lanes<Target, T> {
   }
 
   // What the output looks like to choose_stores: the interleaved path on a dense output writes
-  // only its ones after one zero fill under `rep`; every other rows path computes each vector.
+  // only its ones after its zeros (one fill under `rep`, streamed while it reads under
+  // `stream`); every other rows path computes each vector.
   static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes) {
     const bool zero_background = takes_interleaved(plan) && dense_output(plan.all);
-    return {output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
+    simd::StoreNeeds needs{output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
+    needs.fills_while_reading = zero_background;  // run_interleaved streams its zeros while it reads
+    return needs;
   }
 
   // Groups whose state is kept at once (on the stack: 16 KiB). More groups are taken a chunk
@@ -514,14 +517,19 @@ struct Rows : Lanes<Target, T> {
     for (std::size_t d = 0; d < split; ++d)
       if (all.role[d] == kept_role) outside.push(all.sizes[d], {all.strides[0][d], all.strides[1][d]});
     GroupBest best[interleaved_capacity];
-    // Under rep on a dense output: one memset of it all (rep stosb is fast in large single
-    // calls, docs/decisions.md "Store strategy"), and the second pass writes only the ones.
-    const bool zeroed = stores == StoreStrategy::rep && dense_output(all);
-    if (zeroed) {
-      std::size_t elements = 1;
-      for (std::size_t d = 0; d < all.rank; ++d) elements *= all.sizes[d];
-      simd::fill_span<Target>(out, elements, U{0}, stores);
-    }
+    std::size_t elements = 1;
+    for (std::size_t d = 0; d < all.rank; ++d) elements *= all.sizes[d];
+    // A dense output is zeros and the ones, and the second pass then writes only the ones.
+    // Under rep the zeros are one memset of it all first (rep stosb is fast in large single
+    // calls, docs/decisions.md "Store strategy"). Streamed, when the groups are taken in one
+    // chunk (so no one lands before its zeros), they go out while the first pass reads, a line
+    // per line loaded, as in the columns path (hardmax_columns.hpp, run_columns).
+    const bool zeros_first = stores == StoreStrategy::rep && dense_output(all);
+    const bool zeros_while_reading = stores == StoreStrategy::stream && dense_output(all) && outside.rank == 0 &&
+                                     units_per_chunk >= all.sizes[split];
+    const bool zeroed = zeros_first || zeros_while_reading;
+    if (zeros_first) simd::fill_span<Target>(out, elements, U{0}, stores);
+    auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out), zeros_while_reading ? elements : 0, stores);
     simd::for_each_offset(outside, outside.rank, [&](const std::array<std::ptrdiff_t, 2>& base) {
       for (std::size_t c0 = 0; c0 < all.sizes[split]; c0 += units_per_chunk) {
         const std::size_t units = std::min(units_per_chunk, all.sizes[split] - c0);
@@ -534,11 +542,16 @@ struct Rows : Lanes<Target, T> {
         simd::for_each_offset(walk, walk.rank, [&](const std::array<std::ptrdiff_t, 4>& at) {
           const T* p = chunk_in + at[0];
           K key = std::numeric_limits<K>::min();
-          for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key);
+          for (std::size_t b = 0; b < row; b += block)
+            scan_block(p + b, std::min(block, row - b), nan, key, [&zeros]() __attribute__((always_inline)) { zeros.step(); });
           GroupBest& g = best[static_cast<std::size_t>(at[2])];
           if (at[3] == 0 || key > g.key)
             g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
         });
+        if (zeros_while_reading) {
+          zeros.finish();
+          simd::finish_stores<Target>(stores);  // the ones below land in streamed lines
+        }
         simd::for_each_offset(walk, walk.rank, [&](const std::array<std::ptrdiff_t, 4>& at) {
           const GroupBest& g = best[static_cast<std::size_t>(at[2])];
           const bool has_one = g.row == static_cast<std::uint64_t>(at[3]);

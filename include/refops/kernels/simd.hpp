@@ -292,6 +292,15 @@ class SpanWriter {
   std::size_t next_ = 0, last_ = 0;  // the middle's next vector, and its end
 };
 
+// A SpanWriter of zeros: a zero background written while a kernel reads (HARDMAX's
+// reductions stream their output's zeros a line per line loaded).
+template <class Target, class U>
+auto zeros_writer(U* p, std::size_t n, StoreStrategy s) {
+  const auto zero = [](std::size_t) { return xsimd::batch<U, Target>(U(0)); };
+  const auto zero_element = [](std::size_t) { return U(0); };
+  return SpanWriter<Target, U, decltype(zero), decltype(zero_element)>(p, n, s, zero, zero_element);
+}
+
 // The whole span at once: what SpanWriter stores, in one loop. (Not a SpanWriter finished at
 // once: that kept the writer's state in memory across the streamed stores, and DIAGONAL_MATRIX's
 // streamed identity rows ran at 0.6 of this loop.)

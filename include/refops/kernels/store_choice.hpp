@@ -55,6 +55,10 @@ struct StoreNeeds {
   // the first large call of a size measures memset and streaming stores on it
   // (store_calibration.hpp, rates_for_call).
   void* block = nullptr;
+  // The kernel streams its zero background while it reads its input (HARDMAX's reductions):
+  // like memcpy, its streamed stores then share the bus with its reads, which a separate
+  // fill, however fast, cannot; so a large output streams.
+  bool fills_while_reading = false;
 };
 
 // Sparse writes at most this dense make a zeroing pass plus a patch pass cheaper than one
@@ -67,9 +71,9 @@ inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 //   reached 0.94 of memset for identity matrices), except for kernels whose plain path patches
 //   in L1 (ONE_HOT rows: 0.89-0.91 plain against 0.70-0.89 rep); else plain (the output can
 //   stay in the cache for whoever reads it next);
-// - large outputs of that sparse kind: rep or stream, whichever the rates measured for calls
-//   of this size (store_calibration.hpp, rates_for_call) predict faster for this output's
-//   bytes and sparse writes;
+// - large outputs of that sparse kind: stream when the kernel fills while it reads; else rep
+//   or stream, whichever the rates measured for calls of this size (store_calibration.hpp,
+//   rates_for_call) predict faster for this output's bytes and sparse writes;
 // - other large outputs: stream.
 template <class Target>
 StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs) {
@@ -80,7 +84,7 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
   if (bytes < streaming_threshold_bytes())
     return sparse_on_zero && !needs.plain_patches_in_l1 ? StoreStrategy::rep : StoreStrategy::plain;
   if constexpr (!has_streaming_stores<Target>) return sparse_on_zero ? StoreStrategy::rep : StoreStrategy::plain;
-  if (sparse_on_zero &&
+  if (sparse_on_zero && !needs.fills_while_reading &&
       !stream_beats_rep(rates_for_call<Target>(needs.block, needs.output_bytes, bytes), bytes, needs.bytes_per_sparse))
     return StoreStrategy::rep;
   return StoreStrategy::stream;
