@@ -27,7 +27,7 @@ template <class Target, class T>
 struct Columns : Lanes<Target, T> {
   using L = Lanes<Target, T>;
   using typename L::U, typename L::K, typename L::B;
-  using L::lanes;
+  using L::lanes, L::no_line_callback;
   // Groups side by side per tile: their state (4-8 bytes each, 2-3 arrays) stays in L1.
   static constexpr std::size_t tile = 2048;
   // Reduced positions folded per pass over the state.
@@ -138,7 +138,6 @@ struct Columns : Lanes<Target, T> {
   // The state for groups [0, n) over every reduced position of the tile at g.
   // line_loaded() is called after every 64 bytes a pass loads (the output's zeros are then
   // streamed in step with the reads: run_columns).
-  static constexpr auto no_line_callback = [] {};
 
   template <class LineLoaded = decltype(no_line_callback)>
   static void reduce(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, K nan, K* key, K* index,

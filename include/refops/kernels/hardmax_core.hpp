@@ -208,6 +208,10 @@ struct Lanes {
   using B = xsimd::batch<K, Target>;
   static constexpr std::size_t lanes = B::size;
 
+  // The default of the scans' line_loaded callback (hardmax_rows.hpp, hardmax_columns.hpp):
+  // nothing to write in step with the loads.
+  static constexpr auto no_line_callback = [] {};
+
   // One output vector: T's 1 in lane `at` (when at < lanes) and 0 elsewhere.
   static B one_hot_vector(std::size_t at) {
     const B lane_number = xsimd::make_batch_constant<B, simd::LaneNumber>();

@@ -22,7 +22,7 @@ template <class Target, class T>
 struct Rows : Lanes<Target, T> {
   using L = Lanes<Target, T>;
   using typename L::U, typename L::K, typename L::B;
-  using L::lanes, L::one_hot_vector;
+  using L::lanes, L::one_hot_vector, L::no_line_callback;
   // Elements per block. Each group rescans one block (to locate its first
   // maximum), so a small block keeps that short; a block costs one vector compare with the
   // best so far, and a horizontal maximum only when it beats it (rare after the first few).
@@ -101,8 +101,6 @@ struct Rows : Lanes<Target, T> {
   // Folds one contiguous block into `best`: true when the block's maximum strictly beats it.
   // line_loaded() is called after every 64 bytes the scan loads (HARDMAX's long rows write a
   // line of the previous row's output in step with it: SpanWriter::step).
-  static constexpr auto no_line_callback = [] {};
-
   template <class LineLoaded = decltype(no_line_callback)>
   [[gnu::always_inline]] static bool scan_block(const T* p, std::size_t n, K nan_scalar, K& best,
                                                 LineLoaded line_loaded = no_line_callback) {
@@ -240,8 +238,6 @@ struct Rows : Lanes<Target, T> {
     write_short_row<M>(o, first_equal<M>(k, simd::spread_max<Target>(top)), window, stores);
   }
 
-  static bool is_vector_aligned(const U* o) { return reinterpret_cast<std::uintptr_t>(o) % sizeof(B) == 0; }
-
   // The first maximum of each of `lanes` rows of M vectors (row r at p + r * p_step), by keys.
   template <std::size_t M>
   static void block_positions(const T* p, std::ptrdiff_t p_step, const B& nan, std::size_t* at) {
@@ -311,7 +307,7 @@ struct Rows : Lanes<Target, T> {
     if constexpr (raw_extremes) found = block_positions_bits<M>(p, p_step, at);
     if (!found) block_positions<M>(p, p_step, nan, at);
     constexpr std::size_t width = M * lanes;
-    if (o_step == static_cast<std::ptrdiff_t>(width) && (stores != StoreStrategy::stream || is_vector_aligned(o))) {
+    if (o_step == static_cast<std::ptrdiff_t>(width) && (stores != StoreStrategy::stream || simd::is_vector_aligned<Target>(o))) {
       // Packed output rows: the block's rows are assembled in L1 and written as one span, so
       // the stores are planned once per block, not once per 64-byte row. Not for a streamed
       // output off the vector grid: each block would write its two end lines plain next to

@@ -244,8 +244,8 @@ template <class Target, class I, class U>
 void one_hot_short_rows(const OneHotProblem<I, U>& p, U* out, const I* index, std::ptrdiff_t index_step,
                         std::size_t rows, std::size_t length, StoreStrategy stores) {
   using batch = xsimd::batch<U, Target>;
-  const bool streaming = stores == StoreStrategy::stream && simd::has_streaming_stores<Target> &&
-                         reinterpret_cast<std::uintptr_t>(out) % sizeof(batch) == 0;
+  const bool streaming =
+      stores == StoreStrategy::stream && simd::has_streaming_stores<Target> && simd::is_vector_aligned<Target>(out);
   auto run = [&]<std::size_t Vectors>() {
     if constexpr (simd::has_streaming_stores<Target>) {
       if (streaming) return one_hot_short_rows_of<Target, Vectors, true>(p, out, index, index_step, rows);

@@ -97,6 +97,12 @@ inline constexpr bool has_streaming_stores =
 #endif
     false;
 
+// Whether p is on a boundary of Target's vectors (a span from there can stream whole).
+template <class Target, class U>
+bool is_vector_aligned(const U* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % sizeof(xsimd::batch<U, Target>) == 0;
+}
+
 // Stores the vector `v` at the vector-aligned address p around the cache. Only for
 // has_streaming_stores<Target>.
 template <class Target, class U>
@@ -197,8 +203,9 @@ void store_plain_vectors(U* p, std::size_t from, std::size_t to, VectorAt& vecto
 
 // The store-span helper, written a piece at a time (store_span below writes a span at once):
 // SpanWriter stores elements [0, n) at p, where vector_at(i) is the vector of elements
-// [i, i + lanes) and element_at(i) element i alone. step() stores the next line's worth of the span's middle, advance(k) the vectors of
-// the middle that end at or before element k, finish() the rest. A kernel that reads one row
+// [i, i + lanes) and element_at(i) element i alone. step() stores the next line's worth of the
+// span's middle, advance(k) the vectors of the middle that end at or before element k,
+// finish() the rest. A kernel that reads one row
 // while it writes the previous one (HARDMAX's long rows) calls step() after every input line
 // it loads, so loads and stores take turns a line at a time: a copy that read a kilobyte and
 // then wrote a kilobyte ran at 0.64-0.80 of memcpy on Zen 3, one that took turns a line at a
