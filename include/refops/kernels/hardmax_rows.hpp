@@ -1,7 +1,8 @@
 // HARDMAX, vector paths for the rows shape: the innermost dimension is reduced and contiguous
 // in the input. Semantics: hardmax_core.hpp. Four loops, by shape:
 // - short rows (a group is one row of one to four whole vectors, rows of 16 say): reduced a
-//   block of `lanes` rows at a time by a transposing butterfly, outputs copied from a window;
+//   block of `lanes` rows at a time by a transposing butterfly, outputs copied from a window
+//   with stores fixed per run (plain, streamed vectors, or streamed 16-byte pieces);
 // - long rows (a group is one longer row): the previous row's output is written a vector per
 //   vector loaded while this row is read, so reads and writes take turns a line at a time;
 // - interleaved groups (a kept dimension between reduced ones, axes {0, 2} say): one pass in
@@ -188,7 +189,8 @@ struct Rows : Lanes<Target, T> {
   // row mispredicted about once a row), and its output row is a copy of the window
   // [0 ... 0 1 0 ... 0] at the right offset: vector loads from L1, no compares. Rows left over
   // (fewer than a block) and Arches without native lane swaps take one row at a time, with a
-  // butterfly or max_lane for the maximum and the same window.
+  // butterfly or max_lane for the maximum and the same window. On AVX2, blocks whose maxima are
+  // all positive numbers take raw bits and a software-pipelined loop (short_rows_blocks_bits).
 
   static bool is_short_row(std::size_t n) { return n % lanes == 0 && n <= 4 * lanes; }
 
@@ -222,20 +224,43 @@ struct Rows : Lanes<Target, T> {
     }
   }
 
-  template <std::size_t M>
-  static void write_short_row(U* o, std::size_t at, const Window& window, StoreStrategy stores) {
+  // How short rows are stored, fixed at compile time per run of rows: planning each 64-byte
+  // row's stores (store_span), or staging a block in L1 and writing it as one span, cost as much
+  // as reducing the rows.
+  enum class BlockStores {
+    plain,      // vector stores
+    stream,     // streamed vectors: every output row starts on the vector grid
+    stream_16,  // streamed 16-byte pieces: every output row starts on a 16-byte boundary, not
+                // all on the vector grid (NumPy's arrays). Streamed rows off the grid with plain
+                // vectors at their ends ran at 0.37 of memcpy, plain rows at 0.55.
+  };
+
+  // One output row: the window's row with its 1 at `at`.
+  template <std::size_t M, BlockStores S>
+  [[gnu::always_inline]] static void write_block_row(U* o, std::size_t at, const Window& window) {
     const K* row = window.row_with_one_at(M * lanes, at);
-    simd::store_span<Target>(reinterpret_cast<K*>(o), M * lanes, stores, [&](std::size_t i) { return B::load_unaligned(row + i); },
-                           [&](std::size_t i) { return row[i]; });
+    K* dst = reinterpret_cast<K*>(o);
+    if constexpr (S == BlockStores::stream_16) {
+#if defined(__SSE2__)
+      constexpr std::size_t piece = 16 / sizeof(K);
+      for (std::size_t h = 0; h < M * lanes; h += piece)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + h), _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + h)));
+#endif
+    } else {
+      for (std::size_t h = 0; h < M * lanes; h += lanes) {
+        if constexpr (S == BlockStores::stream) simd::stream_store<Target>(dst + h, B::load_unaligned(row + h));
+        else B::load_unaligned(row + h).store_unaligned(dst + h);
+      }
+    }
   }
 
   // One row of M vectors at p, its output at o.
-  template <std::size_t M>
-  static void short_row(const T* p, U* o, const B& nan, const Window& window, StoreStrategy stores) {
+  template <std::size_t M, BlockStores S>
+  static void short_row(const T* p, U* o, const B& nan, const Window& window) {
     B k[M];
     B top = k[0] = load_key<Target, T>(p, nan);
     for (std::size_t h = 1; h < M; ++h) top = simd::max_of<Target>(top, k[h] = load_key<Target, T>(p + h * lanes, nan));
-    write_short_row<M>(o, first_equal<M>(k, simd::spread_max<Target>(top)), window, stores);
+    write_block_row<M, S>(o, first_equal<M>(k, simd::spread_max<Target>(top)), window);
   }
 
   // The first maximum of each of `lanes` rows of M vectors (row r at p + r * p_step), by keys.
@@ -254,76 +279,138 @@ struct Rows : Lanes<Target, T> {
     for (std::size_t r = 0; r < lanes; ++r) at[r] = first_equal<M>(k[r], B(best[r]));
   }
 
-#if defined(__AVX2__)
-  // The same on raw bits (scan_bits' idea) when every row's maximum is a positive number and
-  // the block holds no NaN: a positive number's key is its bits, and no other element has them,
-  // so no element needs a key (six operations a vector). False, `at` untouched, otherwise.
-  template <std::size_t M>
-  static bool block_positions_bits(const T* p, std::ptrdiff_t p_step, std::size_t* at) {
-    static_assert(sizeof(K) == 4, "the block path runs 32-bit lanes on AVX2 (native_swizzle)");
-    using V = __m256i;
-    const auto load = [](const K* q) { return _mm256_loadu_si256(reinterpret_cast<const V*>(q)); };
-    B top[lanes];
-    V high_unsigned = _mm256_setzero_si256();
-    for (std::size_t r = 0; r < lanes; ++r) {
-      const K* q = reinterpret_cast<const K*>(p + static_cast<std::ptrdiff_t>(r) * p_step);
-      V row_max = load(q);
-      high_unsigned = _mm256_max_epu32(high_unsigned, row_max);
-      for (std::size_t h = 1; h < M; ++h) {
-        const V x = load(q + h * lanes);
-        row_max = _mm256_max_epi32(row_max, x);
-        high_unsigned = _mm256_max_epu32(high_unsigned, x);
+  // `lanes` rows of M vectors by keys, row r at p + r * p_step, its output at o + r * o_step.
+  template <std::size_t M, BlockStores S>
+  static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
+                               const Window& window) {
+    std::size_t at[lanes];
+    block_positions<M>(p, p_step, nan, at);
+    for (std::size_t r = 0; r < lanes; ++r) write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window);
+  }
+
+  // Blocks of `lanes` rows from j on (row j at in + j * in_step); returns where they end.
+  template <std::size_t M, BlockStores S>
+  static std::size_t short_rows_blocks(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step, std::size_t count,
+                                       const B& nan, const Window& window) {
+    std::size_t j = 0;
+    if constexpr (raw_extremes && lanes == 8) {
+      j = short_rows_blocks_bits<M, S>(in, in_step, out, out_step, count, nan, window);
+    } else {
+      for (; j + lanes <= count; j += lanes) {
+        const auto row = static_cast<std::ptrdiff_t>(j);
+        short_rows_block<M, S>(in + row * in_step, in_step, out + row * out_step, out_step, nan, window);
       }
-      top[r] = B(row_max);
     }
+    return j;
+  }
+
+#if defined(__AVX2__)
+  // ---- rows of 16 and the like on raw bits (AVX2, 32-bit lanes) ----
+  //
+  // scan_bits' idea for a block of 8 rows: when every row's maximum is a positive number and
+  // the block holds no NaN, a positive number's key is its bits and no other element has them,
+  // so no element needs a key (six operations a vector). A block that fails the test is
+  // reduced by keys (block_positions).
+  //
+  // The loop is bound by its dependency chain (loads, maxima, transposition, compares, the
+  // window's address, stores), so it is software-pipelined: block k's maxima are computed
+  // while block k-1's rows are located and written. With the cheaper transposition below and
+  // each row's broadcast a lane permute (not a store and a reload), a row of 16 took 3.0 ns in
+  // L1 against 5.0 for one block at a time through simd::lane_maxima (Zen 3).
+  using V = __m256i;
+  static V load_bits(const K* q) { return _mm256_loadu_si256(reinterpret_cast<const V*>(q)); }
+
+  // Lane maxima of 8 vectors, t[r]'s maximum in lane shuffled_lane[r]: halves, pairs, then
+  // neighbours (21 operations against simd::lane_maxima's 28, in a shuffled lane order).
+  static constexpr int shuffled_lane[8] = {0, 2, 1, 3, 4, 6, 5, 7};
+  [[gnu::always_inline]] static V shuffled_lane_maxima(V* t) {
+    for (int r = 0; r < 4; ++r)  // lanes 0-3 from row r, 4-7 from row r + 4
+      t[r] = _mm256_max_epi32(_mm256_permute2x128_si256(t[r], t[r + 4], 0x20), _mm256_permute2x128_si256(t[r], t[r + 4], 0x31));
+    for (int r = 0; r < 2; ++r)  // in each half, lanes 0-1 from row r, 2-3 from row r + 2
+      t[r] = _mm256_max_epi32(_mm256_unpacklo_epi64(t[r], t[r + 2]), _mm256_unpackhi_epi64(t[r], t[r + 2]));
+    const auto a = _mm256_castsi256_ps(t[0]), b = _mm256_castsi256_ps(t[1]);
+    return _mm256_max_epi32(_mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))),
+                            _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1))));
+  }
+
+  // The maxima of the 8 rows at p (shuffled_lane order) into `best`; false when the block
+  // holds a NaN or a row whose maximum is not a positive number.
+  template <std::size_t M>
+  [[gnu::always_inline]] static bool block_maxima_bits(const K* p, std::ptrdiff_t p_step, V& best) {
+    V top[8], high[8];
+    for (std::size_t r = 0; r < 8; ++r) {
+      const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
+      top[r] = high[r] = load_bits(q);
+      for (std::size_t h = 1; h < M; ++h) {
+        const V x = load_bits(q + h * 8);
+        top[r] = _mm256_max_epi32(top[r], x);
+        high[r] = _mm256_max_epu32(high[r], x);
+      }
+    }
+    for (std::size_t half = 4; half > 0; half /= 2)  // a tree, not a chain
+      for (std::size_t r = 0; r < half; ++r) high[r] = _mm256_max_epu32(high[r], high[r + half]);
+    best = shuffled_lane_maxima(top);
     // A NaN with the sign bit shows as unsigned bits above -inf's; one without, as a row's
-    // signed maximum above +inf's.
+    // signed maximum above +inf's; a maximum of 0 or below is not a positive number.
     const V negative_inf = _mm256_set1_epi32(static_cast<int>(0x80000000u | Traits<T>::inf));
-    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(high_unsigned, negative_inf), negative_inf)) != -1)
-      return false;
-    const B best_bits = simd::lane_maxima<Target, K>(top);
-    if (xsimd::any(best_bits <= B(K(0))) || xsimd::any(best_bits > B(static_cast<K>(Traits<T>::inf)))) return false;
-    alignas(64) K best[lanes];
-    best_bits.store_aligned(best);
-    for (std::size_t r = 0; r < lanes; ++r) {
-      const K* q = reinterpret_cast<const K*>(p + static_cast<std::ptrdiff_t>(r) * p_step);
-      B bits[M];
-      for (std::size_t h = 0; h < M; ++h) bits[h] = B::load_unaligned(q + h * lanes);
-      at[r] = first_equal<M>(bits, B(best[r]));
+    const V bad = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(high[0], negative_inf), negative_inf), _mm256_set1_epi32(-1)),
+        _mm256_or_si256(_mm256_cmpgt_epi32(best, _mm256_set1_epi32(static_cast<int>(Traits<T>::inf))),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32(1), best)));
+    return _mm256_testz_si256(bad, bad) != 0;
+  }
+
+  // Writes the 8 rows at p whose maxima are `best` (block_maxima_bits).
+  template <std::size_t M, BlockStores S>
+  [[gnu::always_inline]] static void write_block_bits(const K* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, V best,
+                                                      const Window& window) {
+    for (std::size_t r = 0; r < 8; ++r) {
+      const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
+      const V target = _mm256_permutevar8x32_epi32(best, _mm256_set1_epi32(shuffled_lane[r]));
+      std::uint64_t equal = std::uint64_t{1} << (M * 8);  // never empty: no branch on zero
+      for (std::size_t h = 0; h < M; ++h)
+        equal |= static_cast<std::uint64_t>(static_cast<unsigned>(
+                     _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load_bits(q + h * 8), target)))))
+                 << (h * 8);
+      write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, static_cast<std::size_t>(std::countr_zero(equal)),
+                            window);
     }
-    return true;
+  }
+
+  template <std::size_t M, BlockStores S>
+  static std::size_t short_rows_blocks_bits(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step,
+                                            std::size_t count, const B& nan, const Window& window) {
+    static_assert(sizeof(K) == 4 && lanes == 8, "the block path runs 32-bit lanes on AVX2 (native_swizzle)");
+    const K* pending_in = nullptr;  // the block whose maxima are `pending_best`, not yet written
+    U* pending_out = nullptr;
+    V pending_best = _mm256_setzero_si256();
+    std::size_t j = 0;
+    for (; j + lanes <= count; j += lanes) {
+      const auto row = static_cast<std::ptrdiff_t>(j);
+      const T* p = in + row * in_step;
+      U* o = out + row * out_step;
+      V best;
+      const bool raw = block_maxima_bits<M>(reinterpret_cast<const K*>(p), in_step, best);
+      if (pending_in != nullptr) write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window);
+      pending_in = nullptr;
+      if (raw) {
+        pending_in = reinterpret_cast<const K*>(p);
+        pending_out = o;
+        pending_best = best;
+      } else {
+        short_rows_block<M, S>(p, in_step, o, out_step, nan, window);
+      }
+    }
+    if (pending_in != nullptr) write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window);
+    return j;
   }
 #else
-  template <std::size_t M>
-  static bool block_positions_bits(const T*, std::ptrdiff_t, std::size_t*) { return false; }
-#endif
-
-  // `lanes` rows of M vectors, row r at p + r * p_step, its output at o + r * o_step.
-  template <std::size_t M>
-  static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
-                               const Window& window, StoreStrategy stores) {
-    std::size_t at[lanes];
-    bool found = false;
-    if constexpr (raw_extremes) found = block_positions_bits<M>(p, p_step, at);
-    if (!found) block_positions<M>(p, p_step, nan, at);
-    constexpr std::size_t width = M * lanes;
-    if (o_step == static_cast<std::ptrdiff_t>(width) && (stores != StoreStrategy::stream || simd::is_vector_aligned<Target>(o))) {
-      // Packed output rows: the block's rows are assembled in L1 and written as one span, so
-      // the stores are planned once per block, not once per 64-byte row. Not for a streamed
-      // output off the vector grid: each block would write its two end lines plain next to
-      // streamed ones, which ran at 0.37 of memcpy against 0.55 for plain rows (NumPy's
-      // 16-byte-aligned arrays).
-      alignas(64) K staged[lanes * width];
-      for (std::size_t r = 0; r < lanes; ++r) {
-        const K* row = window.row_with_one_at(width, at[r]);
-        for (std::size_t h = 0; h < width; h += lanes) B::load_unaligned(row + h).store_aligned(staged + r * width + h);
-      }
-      simd::store_span<Target>(reinterpret_cast<K*>(o), lanes * width, stores,
-                               [&](std::size_t i) { return B::load_unaligned(staged + i); }, [&](std::size_t i) { return staged[i]; });
-      return;
-    }
-    for (std::size_t r = 0; r < lanes; ++r) write_short_row<M>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, stores);
+  template <std::size_t M, BlockStores S>
+  static std::size_t short_rows_blocks_bits(const T*, std::ptrdiff_t, U*, std::ptrdiff_t, std::size_t, const B&,
+                                            const Window&) {
+    return 0;
   }
+#endif
 
   // Every group one contiguous row of M vectors, written to a contiguous output row.
   template <std::size_t M>
@@ -332,13 +419,25 @@ struct Rows : Lanes<Target, T> {
     const Window window(M * lanes);
     for_each_group_run(kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::ptrdiff_t in_step, std::ptrdiff_t out_step,
                                  std::size_t count) {
-      std::size_t j = 0;
-      if constexpr (simd::native_swizzle<Target, K>) {
-        const auto block_rows = static_cast<std::ptrdiff_t>(lanes);
-        for (; j + lanes <= count; j += lanes, i += block_rows * in_step, o += block_rows * out_step)
-          short_rows_block<M>(in + i, in_step, out + o, out_step, nan, window, stores);
+      const auto rows = [&](auto s) {
+        constexpr BlockStores S = decltype(s)::value;
+        std::size_t j = 0;
+        if constexpr (simd::native_swizzle<Target, K>) {
+          j = short_rows_blocks<M, S>(in + i, in_step, out + o, out_step, count, nan, window);
+          i += static_cast<std::ptrdiff_t>(j) * in_step;
+          o += static_cast<std::ptrdiff_t>(j) * out_step;
+        }
+        for (; j < count; ++j, i += in_step, o += out_step) short_row<M, S>(in + i, out + o, nan, window);
+      };
+      const auto on_grid = [&](std::size_t bytes) {
+        return reinterpret_cast<std::uintptr_t>(out + o) % bytes == 0 &&
+               (out_step * static_cast<std::ptrdiff_t>(sizeof(U))) % static_cast<std::ptrdiff_t>(bytes) == 0;
+      };
+      if constexpr (simd::has_streaming_stores<Target>) {
+        if (stores == StoreStrategy::stream && on_grid(sizeof(B))) return rows(std::integral_constant<BlockStores, BlockStores::stream>{});
+        if (stores == StoreStrategy::stream && on_grid(16)) return rows(std::integral_constant<BlockStores, BlockStores::stream_16>{});
       }
-      for (; j < count; ++j, i += in_step, o += out_step) short_row<M>(in + i, out + o, nan, window, stores);
+      rows(std::integral_constant<BlockStores, BlockStores::plain>{});
     });
   }
 
