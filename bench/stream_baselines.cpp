@@ -1,5 +1,6 @@
 #include "stream_baselines.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -41,6 +42,19 @@ __attribute__((target("avx2"))) void stream_copy_avx2(unsigned char* dst, const 
   _mm_sfence();
 }
 
+__attribute__((target("avx2"))) void stream_tile_avx2(unsigned char* dst, std::size_t bytes, const Tile& tile,
+                                                      std::size_t phase) {
+  const std::size_t mask = tile.size - 1;
+  const std::size_t head = head_bytes(dst, 32, bytes);
+  std::memcpy(dst, tile.bytes + (phase & mask), head);  // the tile is stored twice: no wrap
+  std::size_t i = head;
+  for (; i + 32 <= bytes; i += 32)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tile.bytes + ((phase + i) & mask))));
+  std::memcpy(dst + i, tile.bytes + ((phase + i) & mask), bytes - i);
+  _mm_sfence();
+}
+
 const bool has_avx2 = __builtin_cpu_supports("avx2");
 #endif
 
@@ -60,6 +74,19 @@ void stream_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes
 #endif
   simd::copy_span<simd::default_arch>(dst, src, bytes, StoreStrategy::stream);
   simd::finish_stores<simd::default_arch>(StoreStrategy::stream);
+}
+
+void tile_copy(unsigned char* dst, std::size_t bytes, const Tile& tile, std::size_t phase, bool stream) {
+#if defined(__x86_64__)
+  if (stream && has_avx2) return stream_tile_avx2(dst, bytes, tile, phase);
+#endif
+  for (std::size_t done = 0; done < bytes;) {
+    const std::size_t at = (phase + done) & (tile.size - 1), n = std::min(tile.size - at, bytes - done);
+    if (stream) simd::copy_span<simd::default_arch>(dst + done, tile.bytes + at, n, StoreStrategy::stream);
+    else std::memcpy(dst + done, tile.bytes + at, n);
+    done += n;
+  }
+  if (stream) simd::finish_stores<simd::default_arch>(StoreStrategy::stream);
 }
 
 }  // namespace refops::bench

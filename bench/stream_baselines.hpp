@@ -14,4 +14,15 @@ void stream_fill(unsigned char* p, std::size_t bytes, unsigned char value);
 // `bytes` from src to dst (not overlapping), then a store fence.
 void stream_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes);
 
+// The same-bytes baseline's source: the first `tile_bytes` (a power of two) of a kernel's
+// output, stored twice in a row so that a vector read may run past the tile's end.
+struct Tile {
+  const unsigned char* bytes;  // 2 * size bytes
+  std::size_t size;
+};
+// dst[i] = tile[(phase + i) % tile.size] for i < bytes: the kernel's own output pattern tiled
+// over the part of the output that starts `phase` bytes into it, by memcpy of tile-sized pieces
+// or (stream) by streaming stores, then a store fence.
+void tile_copy(unsigned char* dst, std::size_t bytes, const Tile& tile, std::size_t phase, bool stream);
+
 }  // namespace refops::bench
