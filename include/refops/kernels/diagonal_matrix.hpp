@@ -251,7 +251,7 @@ void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
   // nothing.
   simd::store_span<Target>(
       out_row, p.width, stores,
-      [=](std::size_t x0) {
+      [=](std::size_t x0) __attribute__((always_inline)) {
         if (inside_is_value ? inside(x0) : outside(x0)) return value;
         const batch background = batch::load_unaligned(in_row + x0);
         if (inside_is_value ? outside(x0) : inside(x0)) return background;
