@@ -230,9 +230,10 @@ struct Rows : Lanes<Target, T> {
   enum class BlockStores {
     plain,      // vector stores
     stream,     // streamed vectors: every output row starts on the vector grid
-    stream_16,  // streamed 16-byte pieces: every output row starts on a 16-byte boundary, not
-                // all on the vector grid (NumPy's arrays). Streamed rows off the grid with plain
-                // vectors at their ends ran at 0.37 of memcpy, plain rows at 0.55.
+    stream_16,  // streamed 16-byte pieces (simd::stream_store_16): every output row starts on a
+                // 16-byte boundary, not all on the vector grid (NumPy's arrays). Streamed rows off
+                // the grid with plain vectors at their ends ran at 0.37 of memcpy, plain rows at
+                // 0.55.
   };
 
   // One output row: the window's row with its 1 at `at`.
@@ -240,17 +241,10 @@ struct Rows : Lanes<Target, T> {
   [[gnu::always_inline]] static void write_block_row(U* o, std::size_t at, const Window& window) {
     const K* row = window.row_with_one_at(M * lanes, at);
     K* dst = reinterpret_cast<K*>(o);
-    if constexpr (S == BlockStores::stream_16) {
-#if defined(__SSE2__)
-      constexpr std::size_t piece = 16 / sizeof(K);
-      for (std::size_t h = 0; h < M * lanes; h += piece)
-        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + h), _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + h)));
-#endif
-    } else {
-      for (std::size_t h = 0; h < M * lanes; h += lanes) {
-        if constexpr (S == BlockStores::stream) simd::stream_store<Target>(dst + h, B::load_unaligned(row + h));
-        else B::load_unaligned(row + h).store_unaligned(dst + h);
-      }
+    for (std::size_t h = 0; h < M * lanes; h += lanes) {
+      if constexpr (S == BlockStores::stream_16) simd::stream_store_16<Target>(dst + h, B::load_unaligned(row + h));
+      else if constexpr (S == BlockStores::stream) simd::stream_store<Target>(dst + h, B::load_unaligned(row + h));
+      else B::load_unaligned(row + h).store_unaligned(dst + h);
     }
   }
 
