@@ -146,7 +146,8 @@ void run_baseline_once(const Case& c, const KernelRun& k, std::size_t threads, B
 // an output whose every line holds a 1 (ONE_HOT depth 16, 16x16 identity batches), and memcpy,
 // which writes the input's random floats, writes dearer bytes than HARDMAX's zeros and ones.
 // The tile has the output's pattern of zero and non-zero half-lines wherever the output looks
-// alike throughout (every benchmarked large case). A copy writes bytes at least as dear as any
+// alike throughout (every benchmarked large case but Trilu, a triangle, for which tile and copy
+// are both harder work than the kernel's). A copy writes bytes at least as dear as any
 // output, so for read + write cases the faster of the two is the bound. Cache-resident cases
 // have none: the effect is the memory's, and memset/memcpy are the bound there. The tile is read
 // from L1 (from L2, a 64 KiB tile held one thread's copy of mostly-zero lines to 26 GB/s
