@@ -224,32 +224,18 @@ struct Rows : Lanes<Target, T> {
     }
   }
 
-  // How short rows are stored, fixed at compile time per run of rows: planning each 64-byte
-  // row's stores (store_span), or staging a block in L1 and writing it as one span, cost as much
-  // as reducing the rows.
-  enum class BlockStores {
-    plain,      // vector stores
-    stream,     // streamed vectors: every output row starts on the vector grid
-    stream_16,  // streamed 16-byte pieces (simd::stream_store_16): every output row starts on a
-                // 16-byte boundary, not all on the vector grid (NumPy's arrays). Streamed rows off
-                // the grid with plain vectors at their ends ran at 0.37 of memcpy, plain rows at
-                // 0.55.
-  };
+  using VectorStores = simd::VectorStores;
 
   // One output row: the window's row with its 1 at `at`.
-  template <std::size_t M, BlockStores S>
+  template <std::size_t M, VectorStores S>
   [[gnu::always_inline]] static void write_block_row(U* o, std::size_t at, const Window& window) {
     const K* row = window.row_with_one_at(M * lanes, at);
     K* dst = reinterpret_cast<K*>(o);
-    for (std::size_t h = 0; h < M * lanes; h += lanes) {
-      if constexpr (S == BlockStores::stream_16) simd::stream_store_16<Target>(dst + h, B::load_unaligned(row + h));
-      else if constexpr (S == BlockStores::stream) simd::stream_store<Target>(dst + h, B::load_unaligned(row + h));
-      else B::load_unaligned(row + h).store_unaligned(dst + h);
-    }
+    for (std::size_t h = 0; h < M * lanes; h += lanes) simd::store_vector<S, Target>(dst + h, B::load_unaligned(row + h));
   }
 
   // One row of M vectors at p, its output at o.
-  template <std::size_t M, BlockStores S>
+  template <std::size_t M, VectorStores S>
   static void short_row(const T* p, U* o, const B& nan, const Window& window) {
     B k[M];
     B top = k[0] = load_key<Target, T>(p, nan);
@@ -274,7 +260,7 @@ struct Rows : Lanes<Target, T> {
   }
 
   // `lanes` rows of M vectors by keys, row r at p + r * p_step, its output at o + r * o_step.
-  template <std::size_t M, BlockStores S>
+  template <std::size_t M, VectorStores S>
   static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
                                const Window& window) {
     std::size_t at[lanes];
@@ -283,7 +269,7 @@ struct Rows : Lanes<Target, T> {
   }
 
   // Blocks of `lanes` rows from j on (row j at in + j * in_step); returns where they end.
-  template <std::size_t M, BlockStores S>
+  template <std::size_t M, VectorStores S>
   static std::size_t short_rows_blocks(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step, std::size_t count,
                                        const B& nan, const Window& window) {
     std::size_t j = 0;
@@ -355,7 +341,7 @@ struct Rows : Lanes<Target, T> {
   }
 
   // Writes the 8 rows at p whose maxima are `best` (block_maxima_bits).
-  template <std::size_t M, BlockStores S>
+  template <std::size_t M, VectorStores S>
   [[gnu::always_inline]] static void write_block_bits(const K* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, V best,
                                                       const Window& window) {
     for (std::size_t r = 0; r < 8; ++r) {
@@ -371,7 +357,7 @@ struct Rows : Lanes<Target, T> {
     }
   }
 
-  template <std::size_t M, BlockStores S>
+  template <std::size_t M, VectorStores S>
   static std::size_t short_rows_blocks_bits(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step,
                                             std::size_t count, const B& nan, const Window& window) {
     static_assert(sizeof(K) == 4 && lanes == 8, "the block path runs 32-bit lanes on AVX2 (native_swizzle)");
@@ -399,7 +385,7 @@ struct Rows : Lanes<Target, T> {
     return j;
   }
 #else
-  template <std::size_t M, BlockStores S>
+  template <std::size_t M, VectorStores S>
   static std::size_t short_rows_blocks_bits(const T*, std::ptrdiff_t, U*, std::ptrdiff_t, std::size_t, const B&,
                                             const Window&) {
     return 0;
@@ -413,8 +399,10 @@ struct Rows : Lanes<Target, T> {
     const Window window(M * lanes);
     for_each_group_run(kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::ptrdiff_t in_step, std::ptrdiff_t out_step,
                                  std::size_t count) {
-      const auto rows = [&](auto s) {
-        constexpr BlockStores S = decltype(s)::value;
+      // Stores fixed per run of rows: planning each row's stores, or staging a block in L1 and
+      // writing it as one span, cost as much as reducing the rows.
+      simd::with_vector_stores<Target>(simd::vector_stores_for<Target>(out + o, out_step, stores), [&](auto s) {
+        constexpr VectorStores S = decltype(s)::value;
         std::size_t j = 0;
         if constexpr (simd::native_swizzle<Target, K>) {
           j = short_rows_blocks<M, S>(in + i, in_step, out + o, out_step, count, nan, window);
@@ -422,16 +410,7 @@ struct Rows : Lanes<Target, T> {
           o += static_cast<std::ptrdiff_t>(j) * out_step;
         }
         for (; j < count; ++j, i += in_step, o += out_step) short_row<M, S>(in + i, out + o, nan, window);
-      };
-      const auto on_grid = [&](std::size_t bytes) {
-        return reinterpret_cast<std::uintptr_t>(out + o) % bytes == 0 &&
-               (out_step * static_cast<std::ptrdiff_t>(sizeof(U))) % static_cast<std::ptrdiff_t>(bytes) == 0;
-      };
-      if constexpr (simd::has_streaming_stores<Target>) {
-        if (stores == StoreStrategy::stream && on_grid(sizeof(B))) return rows(std::integral_constant<BlockStores, BlockStores::stream>{});
-        if (stores == StoreStrategy::stream && on_grid(16)) return rows(std::integral_constant<BlockStores, BlockStores::stream_16>{});
-      }
-      rows(std::integral_constant<BlockStores, BlockStores::plain>{});
+      });
     });
   }
 

@@ -213,14 +213,11 @@ void write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at,
 inline constexpr std::size_t row_block_bytes = 4096;
 inline constexpr std::size_t max_rows_per_block = 512;
 
-// How short rows are stored (one_hot_short_rows).
-enum class RowStores { plain, stream, stream_16 };
-
 // Rows of one to four whole vectors, contiguous with each other (depth 16 FLOAT32): each
 // vector is select(lane position == the row's position, OnValue, OffValue), stored once. The
 // vector count and the store kind are template parameters, so the row loop keeps every operand
 // in registers and has no branch but the loop's.
-template <class Target, std::size_t Vectors, RowStores S, class I, class U>
+template <class Target, std::size_t Vectors, simd::VectorStores S, class I, class U>
 void one_hot_short_rows_of(const OneHotProblem<I, U>& p, U* out, const I* index, std::ptrdiff_t index_step,
                            std::size_t rows) {
   using batch = xsimd::batch<U, Target>;
@@ -235,10 +232,7 @@ void one_hot_short_rows_of(const OneHotProblem<I, U>& p, U* out, const I* index,
     const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
     const batch position(at == no_position ? none : static_cast<U>(at));
     for (std::size_t c = 0; c < Vectors; ++c) {
-      const batch v = xsimd::select(lane_position[c] == position, on, off);
-      if constexpr (S == RowStores::stream) simd::stream_store<Target>(out + c * lanes, v);
-      else if constexpr (S == RowStores::stream_16) simd::stream_store_16<Target>(out + c * lanes, v);
-      else v.store_unaligned(out + c * lanes);
+      simd::store_vector<S, Target>(out + c * lanes, xsimd::select(lane_position[c] == position, on, off));
     }
   }
 }
@@ -248,18 +242,13 @@ template <class Target, class I, class U>
 void one_hot_short_rows(const OneHotProblem<I, U>& p, U* out, const I* index, std::ptrdiff_t index_step,
                         std::size_t rows, std::size_t length, StoreStrategy stores) {
   using batch = xsimd::batch<U, Target>;
-  // Rows are whole vectors and touch, so every row starts where the first does: on the vector
-  // grid, streamed; on the 16-byte grid only (NumPy's arrays), streamed in 16-byte pieces (plain
-  // stores there ran at about half the aligned speed).
-  const bool streaming = stores == StoreStrategy::stream && simd::has_streaming_stores<Target>;
+  // Rows of whole vectors that touch: on NumPy's 16-byte grid they stream in 16-byte pieces
+  // (plain stores there ran at about half the aligned speed).
+  const simd::VectorStores kind = simd::vector_stores_for<Target>(out, static_cast<std::ptrdiff_t>(length), stores);
   auto run = [&]<std::size_t Vectors>() {
-    if constexpr (simd::has_streaming_stores<Target>) {
-      if (streaming && simd::is_vector_aligned<Target>(out))
-        return one_hot_short_rows_of<Target, Vectors, RowStores::stream>(p, out, index, index_step, rows);
-      if (streaming && reinterpret_cast<std::uintptr_t>(out) % 16 == 0)
-        return one_hot_short_rows_of<Target, Vectors, RowStores::stream_16>(p, out, index, index_step, rows);
-    }
-    one_hot_short_rows_of<Target, Vectors, RowStores::plain>(p, out, index, index_step, rows);
+    simd::with_vector_stores<Target>(kind, [&](auto s) {
+      one_hot_short_rows_of<Target, Vectors, decltype(s)::value>(p, out, index, index_step, rows);
+    });
   };
   switch (length / batch::size) {
     case 1: return run.template operator()<1>();
