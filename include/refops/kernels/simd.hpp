@@ -97,12 +97,6 @@ inline constexpr bool has_streaming_stores =
 #endif
     false;
 
-// Whether p is on a boundary of Target's vectors (a span from there can stream whole).
-template <class Target, class U>
-bool is_vector_aligned(const U* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % sizeof(xsimd::batch<U, Target>) == 0;
-}
-
 // Stores the vector `v` at the vector-aligned address p around the cache. Only for
 // has_streaming_stores<Target>.
 template <class Target, class U>
