@@ -182,11 +182,8 @@ void run_same_bytes_once(const Case& c, const KernelRun& k, std::size_t threads,
   auto part = [&](std::size_t i) {
     const std::size_t first = std::min(c.bytes_written, lines * i / threads * 64);
     const std::size_t last = i + 1 == threads ? c.bytes_written : lines * (i + 1) / threads * 64;
-    auto* dst = reinterpret_cast<unsigned char*>(k.output.data() + first);
-    if (c.baseline == Baseline::memcpy)
-      tile_copy_reading(dst, reinterpret_cast<const unsigned char*>(k.input.data() + first), last - first, tile, first);
-    else
-      tile_copy(dst, last - first, tile, first);
+    const auto* src = c.baseline == Baseline::memcpy ? reinterpret_cast<const unsigned char*>(k.input.data() + first) : nullptr;
+    tile_copy(reinterpret_cast<unsigned char*>(k.output.data() + first), src, last - first, tile, first);
   };
   if (threads == 1) part(0);
   else default_thread_pool().parallel_for(threads, part);

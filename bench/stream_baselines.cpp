@@ -45,34 +45,23 @@ __attribute__((target("avx2"))) void stream_copy_avx2(unsigned char* dst, const 
   _mm_sfence();
 }
 
-__attribute__((target("avx2"))) void stream_tile_avx2(unsigned char* dst, std::size_t bytes, const Tile& tile,
-                                                      std::size_t phase) {
+// tile_copy on AVX2; Reading: the loads of src are folded into benchmark_sink.
+template <bool Reading>
+__attribute__((target("avx2"))) void stream_tile_avx2(unsigned char* dst, const unsigned char* src, std::size_t bytes,
+                                                      const Tile& tile, std::size_t phase) {
   const std::size_t mask = tile.size - 1;
   const std::size_t head = head_bytes(dst, 32, bytes);
   std::memcpy(dst, tile.bytes + (phase & mask), head);  // the tile is stored twice: no wrap
-  std::size_t i = head;
-  for (; i + 32 <= bytes; i += 32)
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
-                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tile.bytes + ((phase + i) & mask))));
-  std::memcpy(dst + i, tile.bytes + ((phase + i) & mask), bytes - i);
-  _mm_sfence();
-}
-
-__attribute__((target("avx2"))) void stream_tile_reading_avx2(unsigned char* dst, const unsigned char* src,
-                                                              std::size_t bytes, const Tile& tile, std::size_t phase) {
-  const std::size_t mask = tile.size - 1;
-  const std::size_t head = head_bytes(dst, 32, bytes);
-  std::memcpy(dst, tile.bytes + (phase & mask), head);
   __m256i seen = _mm256_setzero_si256();
   std::size_t i = head;
   for (; i + 32 <= bytes; i += 32) {
-    seen = _mm256_or_si256(seen, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
+    if constexpr (Reading) seen = _mm256_or_si256(seen, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
     _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tile.bytes + ((phase + i) & mask))));
   }
   std::memcpy(dst + i, tile.bytes + ((phase + i) & mask), bytes - i);
   _mm_sfence();
-  benchmark_sink = _mm256_extract_epi64(seen, 0) | _mm256_extract_epi64(seen, 3);
+  if constexpr (Reading) benchmark_sink = _mm256_extract_epi64(seen, 0) | _mm256_extract_epi64(seen, 3);
 }
 
 const bool has_avx2 = __builtin_cpu_supports("avx2");
@@ -96,28 +85,18 @@ void stream_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes
   simd::finish_stores<simd::default_arch>(StoreStrategy::stream);
 }
 
-void tile_copy(unsigned char* dst, std::size_t bytes, const Tile& tile, std::size_t phase) {
+void tile_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes, const Tile& tile, std::size_t phase) {
 #if defined(__x86_64__)
-  if (has_avx2) return stream_tile_avx2(dst, bytes, tile, phase);
-#endif
-  for (std::size_t done = 0; done < bytes;) {
-    const std::size_t at = (phase + done) & (tile.size - 1), n = std::min(tile.size - at, bytes - done);
-    simd::copy_span<simd::default_arch>(dst + done, tile.bytes + at, n, StoreStrategy::stream);
-    done += n;
+  if (has_avx2) {
+    if (src) return stream_tile_avx2<true>(dst, src, bytes, tile, phase);
+    return stream_tile_avx2<false>(dst, src, bytes, tile, phase);
   }
-  simd::finish_stores<simd::default_arch>(StoreStrategy::stream);
-}
-
-void tile_copy_reading(unsigned char* dst, const unsigned char* src, std::size_t bytes, const Tile& tile,
-                       std::size_t phase) {
-#if defined(__x86_64__)
-  if (has_avx2) return stream_tile_reading_avx2(dst, src, bytes, tile, phase);
 #endif
   // A tile-sized piece at a time, read then written, so reads and writes take turns.
   std::uint64_t seen = 0;
   for (std::size_t done = 0; done < bytes;) {
     const std::size_t at = (phase + done) & (tile.size - 1), n = std::min(tile.size - at, bytes - done);
-    for (std::size_t k = 0; k + 8 <= n; k += 8) {
+    for (std::size_t k = 0; src && k + 8 <= n; k += 8) {
       std::uint64_t word;
       std::memcpy(&word, src + done + k, 8);
       seen |= word;

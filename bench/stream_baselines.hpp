@@ -22,11 +22,9 @@ struct Tile {
 };
 // dst[i] = tile[(phase + i) % tile.size] for i < bytes, by streaming stores, then a store
 // fence: the kernel's own output pattern tiled over the part of the output that starts `phase`
-// bytes into it.
-void tile_copy(unsigned char* dst, std::size_t bytes, const Tile& tile, std::size_t phase);
-// The same while reading `bytes` at src (what a kernel that reads its input once and writes
-// this pattern must move at least): the loads are folded into a value kept from the optimizer.
-void tile_copy_reading(unsigned char* dst, const unsigned char* src, std::size_t bytes, const Tile& tile,
-                       std::size_t phase);
+// bytes into it. With src (not null), `bytes` at src are read alongside (what a kernel that
+// reads its input once and writes this pattern must move at least), into a value kept from the
+// optimizer.
+void tile_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes, const Tile& tile, std::size_t phase);
 
 }  // namespace refops::bench
