@@ -27,7 +27,8 @@ template <class Target, class T>
 struct Columns : Lanes<Target, T> {
   using L = Lanes<Target, T>;
   using typename L::U, typename L::K, typename L::B;
-  using L::lanes, L::no_line_callback;
+  using L::lanes;
+  using NoWrites = typename L::NoWrites;
   // Groups side by side per tile: their state (4-8 bytes each, 2-3 arrays) stays in L1.
   static constexpr std::size_t tile = 2048;
   // Reduced positions folded per pass over the state.
@@ -110,7 +111,7 @@ struct Columns : Lanes<Target, T> {
         return write(plan, out + o, n, index, index_high, stores, contiguous);
       }
       auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out + o), static_cast<std::size_t>(plan.group_size) * n, stores);
-      reduce(plan.reduced, in + i, n, mode, nan, key, index, index_high, [&zeros]() __attribute__((always_inline)) { zeros.step(); });
+      reduce(plan.reduced, in + i, n, mode, nan, key, index, index_high, zeros);
       zeros.finish();
       simd::finish_stores<Target>(stores);  // the ones below land in streamed lines
       for (std::size_t j = 0; j < n; ++j)
@@ -136,25 +137,25 @@ struct Columns : Lanes<Target, T> {
   enum class Compare { keys, propagate, ignore };
 
   // The state for groups [0, n) over every reduced position of the tile at g.
-  // line_loaded() is called after every 64 bytes a pass loads (the output's zeros are then
+  // lines.step() is called after every 64 bytes a pass loads (the output's zeros are then
   // streamed in step with the reads: run_columns).
 
-  template <class LineLoaded = decltype(no_line_callback)>
+  template <class Lines = NoWrites>
   static void reduce(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, K nan, K* key, K* index,
-                     K* index_high, LineLoaded line_loaded = no_line_callback) {
+                     K* index_high, Lines&& lines = Lines{}) {
     if constexpr (float_compares) {
       if (mode == NanMode::propagate)
-        return reduce_as<Compare::propagate>(reduced, g, n, nan, key, index, index_high, line_loaded);
-      return reduce_as<Compare::ignore>(reduced, g, n, nan, key, index, index_high, line_loaded);
+        return reduce_as<Compare::propagate>(reduced, g, n, nan, key, index, index_high, lines);
+      return reduce_as<Compare::ignore>(reduced, g, n, nan, key, index, index_high, lines);
     } else {
       (void)mode;
-      return reduce_as<Compare::keys>(reduced, g, n, nan, key, index, index_high, line_loaded);
+      return reduce_as<Compare::keys>(reduced, g, n, nan, key, index, index_high, lines);
     }
   }
 
-  template <Compare C, class LineLoaded>
+  template <Compare C, class Lines>
   static void reduce_as(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, K* key, K* index,
-                        K* index_high, LineLoaded& line_loaded) {
+                        K* index_high, Lines& lines) {
     const T* rows[rows_at_once];
     std::size_t count = 0;
     std::uint64_t first = 0;
@@ -168,13 +169,13 @@ struct Columns : Lanes<Target, T> {
       rows[count++] = g + e[0];
       if (count == rows_at_once) {
         // The first pass starts the state; the others, the hot loop, have a fixed row count.
-        if (first == 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, ahead, line_loaded);
-        else fold<C, rows_at_once>(rows, count, n, nan, key, index, index_high, first, ahead, line_loaded);
+        if (first == 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
+        else fold<C, rows_at_once>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
         first += count;
         count = 0;
       }
     });
-    if (count != 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, line_loaded);
+    if (count != 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, lines);
   }
 
   // Does x displace best (one lane or a vector of lanes)?
@@ -200,9 +201,9 @@ struct Columns : Lanes<Target, T> {
 
   // Folds rows[0..count), positions first, first + 1, ..., into the state of groups [0, n);
   // position 0 starts it. Fixed != 0: count is Fixed and first is not 0.
-  template <Compare C, std::size_t Fixed, class LineLoaded>
+  template <Compare C, std::size_t Fixed, class Lines>
   static void fold(const T* const* rows, std::size_t any_count, std::size_t n, K nan_scalar, K* key, K* index,
-                   K* index_high, std::uint64_t first, std::ptrdiff_t ahead, LineLoaded& line_loaded) {
+                   K* index_high, std::uint64_t first, std::ptrdiff_t ahead, Lines& lines) {
     const std::size_t count = Fixed != 0 ? Fixed : any_count;
     using F = std::conditional_t<C == Compare::keys, B, xsimd::batch<T, Target>>;
     static_assert(F::size == lanes);
@@ -212,6 +213,9 @@ struct Columns : Lanes<Target, T> {
       else return F::load_unaligned(p);
     };
     const std::size_t start = Fixed == 0 && first == 0 ? 1 : 0;
+    // The writer's state in registers: reached through `lines`, it was loaded and stored again
+    // around every streamed store (a vector store may alias any memory).
+    auto writes = lines;
     std::size_t i = 0;
     for (; i + lanes <= n; i += lanes) {
       F best;
@@ -237,8 +241,9 @@ struct Columns : Lanes<Target, T> {
       else xsimd::bitwise_cast<B>(best).store_aligned(key + i);
       at.store_aligned(index + i);
       if constexpr (split_positions) at_high.store_aligned(index_high + i);
-      for (std::size_t line = simd::cache_line_bytes; line <= count * sizeof(B); line += simd::cache_line_bytes) line_loaded();
+      for (std::size_t line = simd::cache_line_bytes; line <= count * sizeof(B); line += simd::cache_line_bytes) writes.step();
     }
+    lines = writes;
     for (; i < n; ++i) {
       using S = std::conditional_t<C == Compare::keys, K, T>;
       const auto scalar = [&](const T* p) {

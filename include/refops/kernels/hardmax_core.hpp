@@ -208,9 +208,12 @@ struct Lanes {
   using B = xsimd::batch<K, Target>;
   static constexpr std::size_t lanes = B::size;
 
-  // The default of the scans' line_loaded callback (hardmax_rows.hpp, hardmax_columns.hpp):
-  // nothing to write in step with the loads.
-  static constexpr auto no_line_callback = [] {};
+  // What the scans (hardmax_rows.hpp, hardmax_columns.hpp) write in step with their loads: an
+  // object whose step() stores the next output line (simd::SpanWriter), called after every 64
+  // bytes loaded. NoWrites: nothing to write.
+  struct NoWrites {
+    [[gnu::always_inline]] void step() {}
+  };
 
   // One output vector: T's 1 in lane `at` (when at < lanes) and 0 elsewhere.
   static B one_hot_vector(std::size_t at) {

@@ -23,7 +23,8 @@ template <class Target, class T>
 struct Rows : Lanes<Target, T> {
   using L = Lanes<Target, T>;
   using typename L::U, typename L::K, typename L::B;
-  using L::lanes, L::one_hot_vector, L::no_line_callback;
+  using L::lanes, L::one_hot_vector;
+  using NoWrites = typename L::NoWrites;
   // Elements per block. Each group rescans one block (to locate its first
   // maximum), so a small block keeps that short; a block costs one vector compare with the
   // best so far, and a horizontal maximum only when it beats it (rare after the first few).
@@ -44,8 +45,8 @@ struct Rows : Lanes<Target, T> {
 
   // Folds the n >= lanes elements at q into `best` like scan_block: 1 when their largest key
   // beats it (best updated), 0 when not, -1 when they hold a NaN (best untouched).
-  template <class LineLoaded>
-  [[gnu::always_inline]] static int scan_bits(const K* q, std::size_t n, K& best, LineLoaded& line_loaded) {
+  template <class Lines>
+  [[gnu::always_inline]] static int scan_bits(const K* q, std::size_t n, K& best, Lines& lines) {
     using V = __m256i;
     constexpr bool wide = sizeof(K) == 4;
     const auto load = [&](std::size_t i) { return _mm256_loadu_si256(reinterpret_cast<const V*>(q + i)); };
@@ -70,7 +71,7 @@ struct Rows : Lanes<Target, T> {
       __builtin_prefetch(reinterpret_cast<const char*>(q + i) + 2048);
       fold(i);
       fold(i + lanes);
-      line_loaded();
+      lines.step();
     }
     for (; i + lanes <= n; i += lanes) fold(i);
     if (i < n) fold(n - lanes);
@@ -100,15 +101,15 @@ struct Rows : Lanes<Target, T> {
 #endif
 
   // Folds one contiguous block into `best`: true when the block's maximum strictly beats it.
-  // line_loaded() is called after every 64 bytes the scan loads (HARDMAX's long rows write a
+  // lines.step() is called after every 64 bytes the scan loads (HARDMAX's long rows write a
   // line of the previous row's output in step with it: SpanWriter::step).
-  template <class LineLoaded = decltype(no_line_callback)>
+  template <class Lines = NoWrites>
   [[gnu::always_inline]] static bool scan_block(const T* p, std::size_t n, K nan_scalar, K& best,
-                                                LineLoaded line_loaded = no_line_callback) {
+                                                Lines&& lines = Lines{}) {
     const K* q = reinterpret_cast<const K*>(p);
     if constexpr (raw_extremes) {
       if (n >= lanes) {
-        const int beats = scan_bits(q, n, best, line_loaded);
+        const int beats = scan_bits(q, n, best, lines);
         if (beats >= 0) return beats == 1;
       }
     }
@@ -129,7 +130,7 @@ struct Rows : Lanes<Target, T> {
           a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i + h), nan));
           a1 = simd::max_of<Target>(a1, key_of<Target, T>(B::load_unaligned(q + i + h + lanes), nan));
         }
-        for (std::size_t c = 0; c < chunk; c += line) line_loaded();
+        for (std::size_t c = 0; c < chunk; c += line) lines.step();
       }
       for (; i + lanes <= n; i += lanes) a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i), nan));
       a0 = simd::max_of<Target>(a0, a1);
@@ -453,7 +454,7 @@ struct Rows : Lanes<Target, T> {
     bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
     for (std::size_t b = 0; b < row; b += block) {
       const std::size_t n = std::min(block, row - b);
-      if (!done && scan_block(g + b, n, nan, best, [&writer]() __attribute__((always_inline)) { writer.step(); })) {
+      if (!done && scan_block(g + b, n, nan, best, writer)) {
         best_block = b;
         done = best == stop;
       }
@@ -612,7 +613,7 @@ struct Rows : Lanes<Target, T> {
           const T* p = chunk_in + at[0];
           K key = std::numeric_limits<K>::min();
           for (std::size_t b = 0; b < row; b += block)
-            scan_block(p + b, std::min(block, row - b), nan, key, [&zeros]() __attribute__((always_inline)) { zeros.step(); });
+            scan_block(p + b, std::min(block, row - b), nan, key, zeros);
           GroupBest& g = best[static_cast<std::size_t>(at[2])];
           if (at[3] == 0 || key > g.key)
             g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};

@@ -373,8 +373,10 @@ class SpanWriter {
 // reductions stream their output's zeros a line per line loaded).
 template <class Target, class U>
 auto zeros_writer(U* p, std::size_t n, StoreStrategy s) {
-  const auto zero = [](std::size_t) { return xsimd::batch<U, Target>(U(0)); };
-  const auto zero_element = [](std::size_t) { return U(0); };
+  // Not const: a writer of captureless lambdas is assignable (hardmax_columns.hpp's fold keeps
+  // a copy in registers and assigns it back).
+  auto zero = [](std::size_t) { return xsimd::batch<U, Target>(U(0)); };
+  auto zero_element = [](std::size_t) { return U(0); };
   return SpanWriter<Target, U, decltype(zero), decltype(zero_element)>(p, n, s, zero, zero_element);
 }
 
