@@ -438,17 +438,20 @@ struct Rows : Lanes<Target, T> {
     simd::store_span<Target>(reinterpret_cast<K*>(p), n, stores, part_vector(one_at, B(K(0))), part_element(one_at));
   }
 
+  // A SpanWriter of write_part's n elements at p.
+  static auto part_writer(U* p, std::size_t n, std::size_t one_at, StoreStrategy stores) {
+    const B zero(K(0));
+    return simd::SpanWriter<Target, K, decltype(part_vector(one_at, zero)), decltype(part_element(one_at))>(
+        reinterpret_cast<K*>(p), n, stores, part_vector(one_at, zero), part_element(one_at));
+  }
+
   // The first maximum of the row at g (`row` elements), writing the previous row's output
   // (when `previous` is not null) in step with this row's loads: SpanWriter.
   static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* previous,
                                       std::size_t previous_one, StoreStrategy stores) {
-    const B zero(K(0));
-    const std::size_t one_at = previous != nullptr ? previous_one : no_one;
     // By value: a vector store may alias any memory, so a vector reached through a reference
     // is loaded again after every store.
-    simd::SpanWriter<Target, K, decltype(part_vector(one_at, zero)), decltype(part_element(one_at))> writer(
-        reinterpret_cast<K*>(previous), previous != nullptr ? row : 0, stores, part_vector(one_at, zero),
-        part_element(one_at));
+    auto writer = part_writer(previous, previous != nullptr ? row : 0, previous != nullptr ? previous_one : no_one, stores);
     K best = key_at(g, nan);
     std::size_t best_block = 0;
     bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
@@ -658,7 +661,8 @@ struct Rows : Lanes<Target, T> {
         previous_one = scan_row_writing(in + in_offset, row, nan, stop, previous, previous_one, stores);
         previous = out + out_offset;
       });
-      if (previous != nullptr) write_part(previous, row, previous_one, stores);
+      // The last row as the others (write_part would store ends plain that SpanWriter streams).
+      if (previous != nullptr) part_writer(previous, row, previous_one, stores).finish();
       return;
     }
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {

@@ -154,6 +154,21 @@ void stream_store_16(U* p, const xsimd::batch<U, Target>& v) {
   }
 }
 
+// Streams the 16-byte pieces [from, to) of the vector v that starts at the 16-byte-aligned
+// address p: the ends of a span on the 16-byte grid but not on the vector grid (SpanWriter).
+// Only for has_streaming_stores<Target>.
+template <class Target, class U>
+void stream_pieces_16(U* p, const xsimd::batch<U, Target>& v, std::size_t from, std::size_t to) {
+#if defined(__SSE2__)
+  alignas(64) U elements[xsimd::batch<U, Target>::size];
+  v.store_aligned(elements);
+  for (std::size_t k = from; k < to; ++k)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p) + k, _mm_load_si128(reinterpret_cast<const __m128i*>(elements) + k));
+#else
+  (void)p, (void)v, (void)from, (void)to;
+#endif
+}
+
 // How a loop stores the whole vectors of short rows (HARDMAX's rows of 16, ONE_HOT's depth
 // 16), chosen once per run of rows and fixed at compile time: planning each 64-byte row's
 // stores through store_span cost about as much as computing the row.
@@ -283,9 +298,11 @@ void store_plain_vectors(U* p, std::size_t from, std::size_t to, VectorAt& vecto
 //
 // Spans of a vector or more are written as whole vectors only: a ragged head or tail is one
 // unaligned vector overlapping its neighbour (the same bits stored twice while in L1), so
-// element_at is used only below one vector. With `stream`, streamed_part() says which vectors
-// are streamed (the middle); the plain head is stored on construction and the plain tail by
-// finish(). (rep has no meaning for computed vectors: plain.)
+// element_at is used only below one vector. With `stream`, a span on the 16-byte grid is
+// streamed whole, its ends in 16-byte pieces (every span of a call is then streamed whole, so
+// no line is written both ways); otherwise streamed_part() says which vectors are streamed
+// (the middle). The head is stored on construction and the tail by finish(). (rep has no
+// meaning for computed vectors: plain.)
 template <class Target, class U, class VectorAt, class ElementAt>
 class SpanWriter {
  public:
@@ -294,8 +311,20 @@ class SpanWriter {
     if constexpr (is_vector_arch<Target>) {
       if (n < lanes) return;
       if constexpr (has_streaming_stores<Target>) {
+        const auto address = reinterpret_cast<std::uintptr_t>(p);
+        if (s == StoreStrategy::stream && vector_bytes > 16 && address % 16 == 0 && n * sizeof(U) % 16 == 0 &&
+            !(address % vector_bytes == 0 && n % lanes == 0)) {
+          // On the 16-byte grid (NumPy's arrays): the ends streamed in 16-byte pieces, so no
+          // line is written plain (HARDMAX rows of 1024 at +16 bytes wrote two of every 65
+          // lines plain, each a read for ownership).
+          next_ = (vector_bytes - address % vector_bytes) % vector_bytes / sizeof(U);
+          last_ = next_ + (n - next_) / lanes * lanes;
+          stream_pieces_16<Target>(p, vector_at_(0), 0, next_ * sizeof(U) / 16);
+          streamed_ = pieces_ = true;
+          return;
+        }
         const StreamedPart part =
-            s == StoreStrategy::stream ? streamed_part<lanes, U>(reinterpret_cast<std::uintptr_t>(p), n) : StreamedPart{};
+            s == StoreStrategy::stream ? streamed_part<lanes, U>(address, n) : StreamedPart{};
         if (part.last != 0) {
           if (part.first != 0) store_plain_vectors<Target>(p, 0, part.first, vector_at_);
           streamed_ = true;
@@ -337,7 +366,8 @@ class SpanWriter {
       if (n_ >= lanes) {
         advance(last_);
         if (last_ == n_) return;
-        if (streamed_) store_plain_vectors<Target>(p_, last_, n_, vector_at_);
+        if (pieces_) stream_pieces_16<Target>(p_ + n_ - lanes, vector_at_(n_ - lanes), (last_ + lanes - n_) * sizeof(U) / 16, vector_bytes / 16);
+        else if (streamed_) store_plain_vectors<Target>(p_, last_, n_, vector_at_);
         else vector_at_(n_ - lanes).store_unaligned(p_ + n_ - lanes);
         return;
       }
@@ -346,7 +376,7 @@ class SpanWriter {
   }
 
  private:
-  static constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
+  static constexpr std::size_t lanes = xsimd::batch<U, Target>::size, vector_bytes = lanes * sizeof(U);
 
   template <class Store>
   [[gnu::always_inline]] void store_to(std::size_t to, Store store) {
@@ -365,7 +395,7 @@ class SpanWriter {
   std::size_t n_;
   VectorAt vector_at_;
   ElementAt element_at_;
-  bool streamed_ = false;
+  bool streamed_ = false, pieces_ = false;  // pieces_: the streamed ends are 16-byte pieces
   std::size_t next_ = 0, last_ = 0;  // the middle's next vector, and its end
 };
 
