@@ -124,6 +124,23 @@ void stream_store(U* p, const xsimd::batch<U, Target>& v) {
   }
 }
 
+// Streams the 16-byte pieces [from, to) of the vector v that starts at the 16-byte-aligned
+// address p: the ends of a span on the 16-byte grid but not on the vector grid (SpanWriter),
+// and AVX-512's stream_store_16. Through L1 rather than by extracts (GCC 12 warns that the
+// AVX-512 extracts' masked builtins read an uninitialized operand). Only for
+// has_streaming_stores<Target>.
+template <class Target, class U>
+void stream_pieces_16(U* p, const xsimd::batch<U, Target>& v, std::size_t from, std::size_t to) {
+#if defined(__SSE2__)
+  alignas(64) U elements[xsimd::batch<U, Target>::size];
+  v.store_aligned(elements);
+  for (std::size_t k = from; k < to; ++k)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(p) + k, _mm_load_si128(reinterpret_cast<const __m128i*>(elements) + k));
+#else
+  (void)p, (void)v, (void)from, (void)to;
+#endif
+}
+
 // Stores the vector `v` at the 16-byte-aligned address p around the cache, in 16-byte pieces:
 // for outputs on the 16-byte grid but not on the vector grid (NumPy's arrays), which then
 // stream every byte instead of being written plain (HARDMAX rows of 16 at +16 bytes: 0.48 to
@@ -132,11 +149,7 @@ template <class Target, class U>
 void stream_store_16(U* p, const xsimd::batch<U, Target>& v) {
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) {
-    // Through L1 rather than by extracts (GCC 12 warns that their masked builtins read an
-    // uninitialized operand).
-    alignas(64) __m128i pieces[4];
-    _mm512_store_si512(pieces, xsimd::bitwise_cast<xsimd::batch<std::int32_t, Target>>(v));
-    for (int k = 0; k < 4; ++k) _mm_stream_si128(reinterpret_cast<__m128i*>(p) + k, pieces[k]);
+    stream_pieces_16<Target>(p, v, 0, 4);
     return;
   } else
 #endif
@@ -152,21 +165,6 @@ void stream_store_16(U* p, const xsimd::batch<U, Target>& v) {
   {
     stream_store<Target>(p, v);  // 16-byte vectors (SSE2): the same store
   }
-}
-
-// Streams the 16-byte pieces [from, to) of the vector v that starts at the 16-byte-aligned
-// address p: the ends of a span on the 16-byte grid but not on the vector grid (SpanWriter).
-// Only for has_streaming_stores<Target>.
-template <class Target, class U>
-void stream_pieces_16(U* p, const xsimd::batch<U, Target>& v, std::size_t from, std::size_t to) {
-#if defined(__SSE2__)
-  alignas(64) U elements[xsimd::batch<U, Target>::size];
-  v.store_aligned(elements);
-  for (std::size_t k = from; k < to; ++k)
-    _mm_stream_si128(reinterpret_cast<__m128i*>(p) + k, _mm_load_si128(reinterpret_cast<const __m128i*>(elements) + k));
-#else
-  (void)p, (void)v, (void)from, (void)to;
-#endif
 }
 
 // How a loop stores the whole vectors of short rows (HARDMAX's rows of 16, ONE_HOT's depth
