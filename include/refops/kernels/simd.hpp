@@ -272,8 +272,11 @@ StreamedPart streamed_part(std::uintptr_t address, std::size_t n) {
 }
 
 // Plain vectors over [from, to), to - from >= lanes: the last one overlaps the one before.
+// vector_at by value: a vector store may alias any memory, so the operands of a generator
+// reached through a reference were loaded again after every store (three loads a vector in
+// ONE_HOT's axis-0 loop).
 template <class Target, class U, class VectorAt>
-void store_plain_vectors(U* p, std::size_t from, std::size_t to, VectorAt& vector_at) {
+void store_plain_vectors(U* p, std::size_t from, std::size_t to, VectorAt vector_at) {
   constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
   std::size_t i = from;
   for (; i + 2 * lanes <= to; i += 2 * lanes) {
