@@ -225,6 +225,22 @@ struct Rows : Lanes<Target, T> {
     }
   }
 
+  // Asks for the rows of the block `ahead` rows past the one at p (about 2 KiB ahead when rows
+  // touch). The hardware prefetcher alone left the reads behind the streamed writes: rows of
+  // 16 ran at 0.59-0.71 of the copy on one thread, 0.81-0.88 with this (Zen 3, alternated).
+  // Addresses past the input are only hints (a prefetch never faults), so they are formed as
+  // integers, not as pointers past the array.
+  template <std::size_t M>
+  [[gnu::always_inline]] static void prefetch_block_ahead(const T* p, std::ptrdiff_t p_step) {
+    constexpr std::size_t row_bytes = M * lanes * sizeof(K);
+    constexpr std::size_t ahead = std::max<std::size_t>(lanes, 2048 / row_bytes);
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    const auto step = static_cast<std::uintptr_t>(p_step * static_cast<std::ptrdiff_t>(sizeof(T)));
+    for (std::size_t r = ahead; r < ahead + lanes; ++r)
+      for (std::size_t h = 0; h < row_bytes; h += simd::cache_line_bytes)
+        __builtin_prefetch(reinterpret_cast<const void*>(at + r * step + h));
+  }
+
   using VectorStores = simd::VectorStores;
 
   // One output row: the window's row with its 1 at `at`.
@@ -279,6 +295,7 @@ struct Rows : Lanes<Target, T> {
     } else {
       for (; j + lanes <= count; j += lanes) {
         const auto row = static_cast<std::ptrdiff_t>(j);
+        prefetch_block_ahead<M>(in + row * in_step, in_step);
         short_rows_block<M, S>(in + row * in_step, in_step, out + row * out_step, out_step, nan, window);
       }
     }
@@ -372,6 +389,7 @@ struct Rows : Lanes<Target, T> {
       const T* p = in + row * in_step;
       U* o = out + row * out_step;
       V best;
+      prefetch_block_ahead<M>(p, in_step);
       const bool raw = block_maxima_bits<M>(reinterpret_cast<const K*>(p), in_step, best);
       if (pending_in != nullptr) write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window);
       pending_in = nullptr;
