@@ -160,9 +160,23 @@ void one_hot_fill_then_patch(const OneHotProblem<I, U>& p, const simd::LoopNest<
   });
 }
 
+// The positions 0 .. Vectors * lanes - 1 of a run of vectors: lane i of vector c holds
+// c * lanes + i (short rows compare a row's position with them, streamed blocks a line's).
+template <class Target, class U, std::size_t Vectors>
+std::array<xsimd::batch<U, Target>, Vectors> lane_positions() {
+  using batch = xsimd::batch<U, Target>;
+  constexpr std::size_t lanes = batch::size;
+  static_assert(Vectors * lanes - 1 <= std::numeric_limits<U>::max());
+  alignas(sizeof(batch)) U values[Vectors * lanes];
+  for (std::size_t i = 0; i < Vectors * lanes; ++i) values[i] = static_cast<U>(i);
+  std::array<batch, Vectors> positions;
+  for (std::size_t c = 0; c < Vectors; ++c) positions[c] = batch::load_aligned(values + c * lanes);
+  return positions;
+}
+
 // write_block's streaming form (Target with streaming stores, element-aligned block): one
 // loop over the block's whole cache lines, each streamed as OffValue vectors or, when it holds
-// an OnValue, assembled in L1 and streamed whole, so no streamed line is read back. The
+// an OnValue, built in registers and streamed whole, so no streamed line is read back. The
 // partial lines at the block's ends are written plain (a line written both plain and
 // streamed costs a partial write-combining flush), their OnValues stored after. One compare
 // per line and no call per run: INT8 rows of 1 KiB were eight fill_span runs per 4 KiB.
@@ -182,13 +196,7 @@ void write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_
   // and select. (Assembled in an array in L1 instead, its 32-byte loads waited on the fill's
   // 16-byte stores and the OnValue's byte store: a failed store forwarding per line.)
   constexpr std::size_t vectors = line / lanes;
-  static_assert(line - 1 <= std::numeric_limits<U>::max());
-  std::array<batch, vectors> position;
-  {
-    alignas(simd::cache_line_bytes) U values[line];
-    for (std::size_t i = 0; i < line; ++i) values[i] = static_cast<U>(i);
-    for (std::size_t c = 0; c < vectors; ++c) position[c] = batch::load_aligned(values + c * lanes);
-  }
+  const std::array<batch, vectors> position = lane_positions<Target, U, vectors>();
   for (std::size_t start = first; start < last; start += line) {
     if (k < count && on_at[k] < start + line) {
       std::array<batch, vectors> v;
@@ -241,10 +249,7 @@ void one_hot_short_rows_of(const OneHotProblem<I, U>& p, U* out, const I* index,
   constexpr std::size_t lanes = batch::size, length = Vectors * lanes;
   constexpr U none = std::numeric_limits<U>::max();
   const batch on(p.on), off(p.off);
-  alignas(sizeof(batch)) U lane_values[length];
-  for (std::size_t i = 0; i < length; ++i) lane_values[i] = static_cast<U>(i);
-  std::array<batch, Vectors> lane_position;
-  for (std::size_t c = 0; c < Vectors; ++c) lane_position[c] = batch::load_aligned(lane_values + c * lanes);
+  const std::array<batch, Vectors> lane_position = lane_positions<Target, U, Vectors>();
   for (std::size_t r = 0; r < rows; ++r, out += length, index += index_step) {
     const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
     const batch position(at == no_position ? none : static_cast<U>(at));
