@@ -229,7 +229,8 @@ struct Columns : Lanes<Target, T> {
         if constexpr (split_positions) at_high = B::load_aligned(index_high + i);
       }
       if (ahead != 0 && i % (64 / sizeof(T)) == 0)
-        for (std::size_t r = 0; r < count; ++r) __builtin_prefetch(rows[r] + i + ahead, 0, 2);
+        for (std::size_t r = 0; r < count; ++r)
+          simd::prefetch_ahead<2>(rows[r] + i, ahead * static_cast<std::ptrdiff_t>(sizeof(T)));
       for (std::size_t r = start; r < count; ++r) {
         const F x = value(rows[r] + i);
         const auto w = wins<C>(x, best);

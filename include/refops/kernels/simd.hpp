@@ -234,6 +234,15 @@ void finish_stores(StoreStrategy s) {
 // A cache line: the unit a streamed write must own whole (store_span).
 inline constexpr std::size_t cache_line_bytes = 64;
 
+// A hint to bring the line `bytes` past p into the cache. The address is formed as an integer:
+// ahead of the last rows it lies past the array, where a pointer may not point (a prefetch
+// never faults, so the address itself is harmless).
+template <int Locality = 3>
+[[gnu::always_inline]] inline void prefetch_ahead(const void* p, std::ptrdiff_t bytes) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes)),
+                     0, Locality);
+}
+
 // Elements of U from `address` to the next cache-line boundary (0 on one).
 template <class U>
 std::size_t elements_to_line(std::uintptr_t address) {
