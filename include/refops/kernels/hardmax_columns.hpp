@@ -4,8 +4,9 @@
 // - the reduction reads the input once: the reduced positions are folded `rows_at_once` at a
 //   time into the tile's state (best value or key, winning position), which stays in registers
 //   across those rows, so the state is loaded and stored once per `rows_at_once` input rows. A
-//   strict greater-than per lane keeps the first index of the maximum. The rows of the next
-//   pass, each on its own page, are prefetched.
+//   strict greater-than per lane keeps the first index of the maximum (FLOAT16's keys fold a
+//   pass to its maximum first, and the row within the pass is found at the end). The rows of
+//   the next pass, each often on its own page, are prefetched.
 // - the output is all zeros but one 1 per group. With enough rows per group it is zero-filled
 //   by the store strategy a chunk of rows at a time, and each chunk's ones are written right
 //   after its zeros, while its lines are still in L1/L2 (the groups are ordered by chunk with
@@ -31,8 +32,11 @@ struct Columns : Lanes<Target, T> {
   using NoWrites = typename L::NoWrites;
   // Groups side by side per tile: their state (4-8 bytes each, 2-3 arrays) stays in L1.
   static constexpr std::size_t tile = 2048;
-  // Reduced positions folded per pass over the state.
-  static constexpr std::size_t rows_at_once = 4;
+  // Reduced positions folded per pass over the state. Keys (FLOAT16) fold a pass to its
+  // maximum and find the row afterwards (fold, resolve_passes), so a longer pass costs one max
+  // per row: 16 rows ran at 0.76 of the copy against 0.69 with 4 (axis 0 of 65536 x 1024,
+  // docs/performance.md), 32 rows at 0.59.
+  static constexpr std::size_t rows_at_once = std::is_floating_point_v<T> ? 4 : 16;
   // From this many rows per group on, the output is zero-filled and patched: the patches (one
   // per group) cost less than a compare-and-select of every output vector.
   static constexpr std::uint64_t patch_min_rows = 32;
@@ -176,6 +180,22 @@ struct Columns : Lanes<Target, T> {
       }
     });
     if (count != 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, lines);
+    if constexpr (C == Compare::keys) resolve_passes(reduced, g, n, nan, key, index, index_high, first + count);
+  }
+
+  // After a reduction over keys, index holds the first position of the pass whose maximum
+  // first beat the state (fold): the winner is that pass's first row holding the best key. A
+  // position from a pass of one row (the first pass, the last) is found at its first look.
+  static void resolve_passes(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, const K* key, K* index,
+                             K* index_high, std::uint64_t positions) {
+    for (std::size_t j = 0; j < n; ++j) {
+      std::uint64_t at = position_of(index[j], split_positions ? index_high[j] : K(0));
+      const std::uint64_t end = std::min<std::uint64_t>(at + rows_at_once, positions);
+      while (at + 1 < end && key_at(g + position_offset(reduced, at, 0) + static_cast<std::ptrdiff_t>(j), nan) != key[j])
+        ++at;
+      index[j] = low(at);
+      if constexpr (split_positions) index_high[j] = high(at);
+    }
   }
 
   // Does x displace best (one lane or a vector of lanes)?
@@ -231,12 +251,24 @@ struct Columns : Lanes<Target, T> {
       if (ahead != 0 && i % (64 / sizeof(T)) == 0)
         for (std::size_t r = 0; r < count; ++r)
           simd::prefetch_ahead<2>(rows[r] + i, ahead * static_cast<std::ptrdiff_t>(sizeof(T)));
-      for (std::size_t r = start; r < count; ++r) {
-        const F x = value(rows[r] + i);
-        const auto w = wins<C>(x, best);
-        best = xsimd::select(w, x, best);
-        at = select_position<F>(w, B(low(first + r)), at);
-        if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
+      if constexpr (C == Compare::keys && Fixed != 0) {
+        // The pass's maximum key per lane, and the pass's first position where it beats the
+        // state: one max per row instead of a compare and two or three selects (keys cost six
+        // operations a vector already). resolve_passes finds the row within the pass.
+        B top = value(rows[0] + i);
+        for (std::size_t r = 1; r < count; ++r) top = simd::max_of<Target>(top, value(rows[r] + i));
+        const auto w = top > best;
+        best = simd::max_of<Target>(best, top);
+        at = xsimd::select(w, B(low(first)), at);
+        if constexpr (split_positions) at_high = xsimd::select(w, B(high(first)), at_high);
+      } else {
+        for (std::size_t r = start; r < count; ++r) {
+          const F x = value(rows[r] + i);
+          const auto w = wins<C>(x, best);
+          best = xsimd::select(w, x, best);
+          at = select_position<F>(w, B(low(first + r)), at);
+          if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
+        }
       }
       if constexpr (std::is_same_v<F, B>) best.store_aligned(key + i);
       else xsimd::bitwise_cast<B>(best).store_aligned(key + i);
@@ -273,15 +305,18 @@ struct Columns : Lanes<Target, T> {
 
   // ---- the output ----
 
-  // Row `position`'s output offset (operand 1 of the reduced dimensions).
-  static std::ptrdiff_t output_offset(const simd::LoopNest<2>& reduced, std::uint64_t position) {
-    if (reduced.rank == 1) return static_cast<std::ptrdiff_t>(position) * reduced.strides[1][0];
+  // Row `position`'s offset in operand 0 (input) or 1 (output) of the reduced dimensions.
+  static std::ptrdiff_t position_offset(const simd::LoopNest<2>& reduced, std::uint64_t position, std::size_t operand) {
+    if (reduced.rank == 1) return static_cast<std::ptrdiff_t>(position) * reduced.strides[operand][0];
     std::ptrdiff_t offset = 0;
     for (std::size_t d = reduced.rank; d-- > 0;) {
-      offset += static_cast<std::ptrdiff_t>(position % reduced.sizes[d]) * reduced.strides[1][d];
+      offset += static_cast<std::ptrdiff_t>(position % reduced.sizes[d]) * reduced.strides[operand][d];
       position /= reduced.sizes[d];
     }
     return offset;
+  }
+  static std::ptrdiff_t output_offset(const simd::LoopNest<2>& reduced, std::uint64_t position) {
+    return position_offset(reduced, position, 1);
   }
 
   // A winner position that no row of the block has: its group's 1 is written by another part
