@@ -257,7 +257,7 @@ TEST_CASE("HARDMAX1 columns, zero-filled and patched or compare-and-selected, ma
   // The columns path (hardmax_columns.hpp): groups side by side in lanes, reduced several rows
   // at a time; from 32 rows per group on, the output is zero-filled a chunk (64 KiB) at a time
   // or in one fill (rep), then patched. Group counts and widths around the vector widths,
-  // tiles (2048 groups) and chunks; padded outputs take the row-by-row fill; folded and
+  // tiles (4096 groups) and chunks; padded outputs take the row-by-row fill; folded and
   // unfolded reduced dimensions; misaligned heads.
   REFOPS_TEST_RNG(rng);
   const Shape shapes[] = {
@@ -267,7 +267,7 @@ TEST_CASE("HARDMAX1 columns, zero-filled and patched or compare-and-selected, ma
       {{257, 16}, {0}},
       {{1100, 33}, {0}},       // several 64 KiB chunks
       {{70, 100}, {0}},
-      {{40, 4100}, {0}},       // three tiles, the last narrower than a vector
+      {{40, 8200}, {0}},       // three tiles, the last narrower than a vector
       {{3, 40, 17}, {1}},      // a kept dimension outside the group
       {{5, 9, 20}, {0, 1}},    // two reduced dimensions (one when they fold)
       {{4, 3, 11, 24}, {0, 2}},// reduced dimensions around a kept one, columns innermost

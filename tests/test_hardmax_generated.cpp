@@ -65,7 +65,7 @@ TEST_CASE("HARDMAX1 matches the oracle on long rows and wide columns (blocks and
   const Shape shapes[] = {
       {{3, 5000}, {1}},        // rows: several blocks per row
       {{2, 3, 1100}, {0, 2}},  // rows: several rows per group
-      {{5, 4200}, {0}},        // columns: wider than one tile
+      {{5, 8300}, {0}},        // columns: wider than two tiles
       {{70, 3, 40}, {0, 1}},   // columns: folded reduced axes
       {{1, 40, 1, 33}, {1}},   // size-1 dimensions dropped
       {{4, 1, 9}, {1}},        // every group has one element

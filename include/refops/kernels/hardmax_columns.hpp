@@ -30,8 +30,12 @@ struct Columns : Lanes<Target, T> {
   using typename L::U, typename L::K, typename L::B;
   using L::lanes;
   using NoWrites = typename L::NoWrites;
-  // Groups side by side per tile: their state (4-8 bytes each, 2-3 arrays) stays in L1.
-  static constexpr std::size_t tile = 2048;
+  // Groups side by side per tile: their state (4-8 bytes each, 2-3 arrays) stays in L1 or L2.
+  // A row wider than a tile is read a tile's part at a time, as if its rows were strided, and
+  // this host reads those parts slowly: 2048 groups read 4096-wide rows at 0.80 (FLOAT32)
+  // and 0.75 (FLOAT16) of the speed of 4096 groups (docs/decisions.md, "Columns"). 4096 keeps
+  // the call's stack near 60 KiB (state, and the writer's winners and order).
+  static constexpr std::size_t tile = 4096;
   // Reduced positions folded per pass over the state. Keys (FLOAT16) fold a pass to its
   // maximum and find the row afterwards (fold, resolve_passes), so a longer pass costs one max
   // per row: 16 rows ran at 0.76 of the copy against 0.69 with 4 (axis 0 of 65536 x 1024,
