@@ -607,17 +607,21 @@ struct Rows : Lanes<Target, T> {
     GroupBest best[interleaved_capacity];
     std::size_t elements = 1;
     for (std::size_t d = 0; d < all.rank; ++d) elements *= all.sizes[d];
-    // A dense output is zeros and the ones, and the second pass then writes only the ones.
-    // Under rep the zeros are one memset of it all first (rep stosb is fast in large single
-    // calls, docs/decisions.md "Store strategy"). Streamed, when the groups are taken in one
-    // chunk (so no one lands before its zeros), they go out while the first pass reads, a line
-    // per line loaded, as in the columns path (hardmax_columns.hpp, run_columns).
+    // The output is zeros and the ones, and the second pass then writes only the ones. Under
+    // rep a dense output's zeros are one memset of it all first (rep stosb is fast in large
+    // single calls, docs/decisions.md "Store strategy"). Streamed, they go out while the first
+    // pass reads, a line per line loaded, as in the columns path (hardmax_columns.hpp,
+    // run_columns): through one writer when the output is dense and its groups are taken in
+    // one chunk, else each input row streams its own output row's zeros (a split call's part,
+    // whose output rows are not one block; a walk in chunks), the ones of a chunk after its
+    // first pass. Read first and written after, a part ran at 0.87 of the copy on two threads.
     const bool zeros_first = stores == StoreStrategy::rep && dense_output(all);
-    const bool zeros_while_reading = stores == StoreStrategy::stream && dense_output(all) && outside.rank == 0 &&
-                                     units_per_chunk >= all.sizes[split];
+    const bool zeros_while_reading = stores == StoreStrategy::stream;
+    const bool one_writer =
+        zeros_while_reading && dense_output(all) && outside.rank == 0 && units_per_chunk >= all.sizes[split];
     const bool zeroed = zeros_first || zeros_while_reading;
     if (zeros_first) simd::fill_span<Target>(out, elements, U{0}, stores);
-    auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out), zeros_while_reading ? elements : 0, stores);
+    auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out), one_writer ? elements : 0, stores);
     simd::for_each_offset(outside, outside.rank, [&](const std::array<std::ptrdiff_t, 2>& base) {
       for (std::size_t c0 = 0; c0 < all.sizes[split]; c0 += units_per_chunk) {
         const std::size_t units = std::min(units_per_chunk, all.sizes[split] - c0);
@@ -630,8 +634,13 @@ struct Rows : Lanes<Target, T> {
         simd::for_each_offset(walk, walk.rank, [&](const std::array<std::ptrdiff_t, 4>& at) {
           const T* p = chunk_in + at[0];
           K key = std::numeric_limits<K>::min();
-          for (std::size_t b = 0; b < row; b += block)
-            scan_block(p + b, std::min(block, row - b), nan, key, zeros);
+          if (zeros_while_reading && !one_writer) {
+            auto row_zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(chunk_out + at[1]), row, stores);
+            for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key, row_zeros);
+            row_zeros.finish();
+          } else {
+            for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key, zeros);
+          }
           GroupBest& g = best[static_cast<std::size_t>(at[2])];
           if (at[3] == 0 || key > g.key)
             g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
