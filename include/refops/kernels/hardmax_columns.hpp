@@ -7,8 +7,8 @@
 //   strict greater-than per lane keeps the first index of the maximum (FLOAT16's keys fold a
 //   pass to its maximum first, and the row within the pass is found at the end). The rows of
 //   the next pass, each often on its own page, are prefetched.
-//   Rows of 2 KiB or less, one after the other, are read two at a time as one row of twice
-//   the width, and the two halves' winners merged (reduce_paired).
+//   Rows of 2 KiB or less, one after the other, are read several at a time as one row of
+//   about 4 KiB, and the parts' winners merged (reduce_grouped).
 // - the output is all zeros but one 1 per group. With enough rows per group it is zero-filled
 //   by the store strategy a chunk of rows at a time, and each chunk's ones are written right
 //   after its zeros, while its lines are still in L1/L2 (the groups are ordered by chunk with
@@ -168,51 +168,63 @@ struct Columns : Lanes<Target, T> {
     }
   }
 
-  // Rows of at most this many bytes, contiguous one after the other, are reduced two at a
-  // time as one row of twice the width (reduce_paired).
-  static constexpr std::size_t paired_row_bytes = 2048;
+  // Contiguous rows shorter than this are reduced several at a time as one row of about this
+  // many bytes (reduce_grouped).
+  static constexpr std::size_t grouped_row_bytes = 4096;
+  static constexpr std::size_t max_rows_grouped = 16;
 
   template <Compare C, class Lines>
   static void reduce_as(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, K* key, K* index,
                         K* index_high, Lines& lines) {
-    if (reduced.rank == 1 && reduced.strides[0][0] == static_cast<std::ptrdiff_t>(n) && n * sizeof(T) <= paired_row_bytes &&
-        reduced.sizes[0] >= 4 * rows_at_once)
-      return reduce_paired<C>(reduced, g, n, nan, key, index, index_high, lines);
+    const std::size_t k = std::min(max_rows_grouped, grouped_row_bytes / (n * sizeof(T)));
+    if (k >= 2 && reduced.rank == 1 && reduced.strides[0][0] == static_cast<std::ptrdiff_t>(n) &&
+        reduced.sizes[0] >= 4 * rows_at_once * k)
+      return reduce_grouped<C>(reduced, g, n, k, nan, key, index, index_high, lines);
     reduce_rows<C>(reduced, g, n, nan, key, index, index_high, lines);
   }
 
   // Rows of 2 KiB share their pages two by two, and this host read them at 0.7-0.8 of the
-  // speed of 4 KiB rows (FLOAT16 n x 1024 against n x 2048, a standalone timing). Rows 2p and
-  // 2p + 1 are read as one row of 2n lanes: lanes [0, n) fold the even positions, [n, 2n)
-  // the odd ones, each with its first maximum; the two are merged per group as the split
-  // merges its blocks (hardmax_two_phase.hpp): the larger key, and on equal keys the earlier
-  // position, which is the first maximum of the whole sequence. An odd last row is folded
-  // after the merge.
+  // speed of 4 KiB rows (FLOAT16 n x 1024 against n x 2048, a standalone timing). Rows kp,
+  // kp + 1, ..., kp + k - 1 are read as one row of kn lanes: lanes [hn, (h + 1)n) fold the
+  // positions kp + h, each with its first maximum; the k are merged per group as the split
+  // merges its blocks (hardmax_two_phase.hpp): the largest key, and on equal keys the earliest
+  // position, which is the first maximum of the whole sequence. The last rows % k rows are
+  // folded after the merge.
   template <Compare C, class Lines>
-  static void reduce_paired(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, K* key, K* index,
-                            K* index_high, Lines& lines) {
+  static void reduce_grouped(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, std::size_t k, K nan, K* key,
+                             K* index, K* index_high, Lines& lines) {
     const std::uint64_t rows = reduced.sizes[0];
-    simd::LoopNest<2> pairs;
-    pairs.push(static_cast<std::size_t>(rows / 2), {2 * reduced.strides[0][0], 2 * reduced.strides[1][0]});
-    reduce_rows<C>(pairs, g, 2 * n, nan, key, index, index_high, lines);
-    const auto key_of_state = [&](K k) { return float_compares ? key_of_bits<T>(static_cast<U>(k), nan) : k; };
+    const auto step = static_cast<std::ptrdiff_t>(k) * reduced.strides[0][0];
+    simd::LoopNest<2> groups;
+    groups.push(static_cast<std::size_t>(rows / k), {step, static_cast<std::ptrdiff_t>(k) * reduced.strides[1][0]});
+    reduce_rows<C>(groups, g, k * n, nan, key, index, index_high, lines);
+    const auto key_of_state = [&](K state) { return float_compares ? key_of_bits<T>(static_cast<U>(state), nan) : state; };
+    const auto position_at = [&](std::size_t lane) {
+      return std::uint64_t{position_of(index[lane], split_positions ? index_high[lane] : K(0))};
+    };
     for (std::size_t j = 0; j < n; ++j) {
-      const std::uint64_t even = 2 * std::uint64_t{position_of(index[j], split_positions ? index_high[j] : K(0))};
-      const std::uint64_t odd = 2 * std::uint64_t{position_of(index[n + j], split_positions ? index_high[n + j] : K(0))} + 1;
-      const K even_key = key_of_state(key[j]), odd_key = key_of_state(key[n + j]);
-      if (odd_key > even_key || (odd_key == even_key && odd < even)) {
-        key[j] = key[n + j];
-        index[j] = low(odd);
-        if constexpr (split_positions) index_high[j] = high(odd);
-      } else {
-        index[j] = low(even);
-        if constexpr (split_positions) index_high[j] = high(even);
+      std::size_t best = j;
+      K best_key = key_of_state(key[j]);
+      std::uint64_t best_position = k * position_at(j);
+      for (std::size_t h = 1; h < k; ++h) {
+        const std::size_t lane = h * n + j;
+        const K lane_key = key_of_state(key[lane]);
+        const std::uint64_t position = k * position_at(lane) + h;
+        if (lane_key > best_key || (lane_key == best_key && position < best_position)) {
+          best = lane;
+          best_key = lane_key;
+          best_position = position;
+        }
       }
+      key[j] = key[best];
+      index[j] = low(best_position);
+      if constexpr (split_positions) index_high[j] = high(best_position);
     }
-    if (rows % 2 != 0) {
-      const T* last[1] = {g + static_cast<std::ptrdiff_t>(rows - 1) * reduced.strides[0][0]};
-      fold<C, 0>(last, 1, n, nan, key, index, index_high, rows - 1, 0, lines);
-    }
+    const auto done = rows - rows % k;
+    if (done == rows) return;
+    const T* rest[max_rows_grouped];
+    for (std::uint64_t r = done; r < rows; ++r) rest[r - done] = g + static_cast<std::ptrdiff_t>(r) * reduced.strides[0][0];
+    fold<C, 0>(rest, static_cast<std::size_t>(rows - done), n, nan, key, index, index_high, done, 0, lines);
   }
 
   template <Compare C, class Lines>
