@@ -38,16 +38,11 @@ struct Columns : Lanes<Target, T> {
   // and 0.75 (FLOAT16) of the speed of 4096 groups (docs/decisions.md, "Columns"). 4096 keeps
   // the call's stack near 60 KiB (state, and the writer's winners and order).
   static constexpr std::size_t tile = 4096;
-  // Reduced positions folded per pass over the state. Keys (FLOAT16) fold a pass to its
-  // maximum and find the row afterwards (fold, resolve_passes), so a longer pass costs one max
-  // per row: 16 rows ran at 0.76 of the copy against 0.69 with 4 (axis 0 of 65536 x 1024,
-  // docs/decisions.md "Columns"), 32 rows at 0.59. But 16 rows read side by side are 16
-  // streams: with rows of 4 KiB and more a standalone timing read FLOAT16 at 12-15 GB/s in
-  // passes of 16 against 23-26 in passes of 4, so the long pass is taken only when a tile's
-  // part of a row is at most 2 KiB.
-  static constexpr std::size_t rows_at_once = std::is_floating_point_v<T> ? 4 : 16;  // the most
-  static constexpr std::size_t short_pass = 4;
-  static std::size_t pass_rows(std::size_t n) { return n * sizeof(T) <= 2048 ? rows_at_once : short_pass; }
+  // Reduced positions folded per pass over the state (docs/decisions.md, "Columns"). Keys
+  // (FLOAT16) fold a pass to its maximum and find the row afterwards (fold, resolve_passes).
+  // Passes of 16 rows helped 2 KiB FLOAT16 rows until those were grouped (reduce_grouped), and
+  // cost rows of 4 KiB and more 40% (16 streams side by side), so 4 for every type.
+  static constexpr std::size_t rows_at_once = 4;
   // From this many rows per group on, the output is zero-filled and patched: the patches (one
   // per group) cost less than a compare-and-select of every output vector.
   static constexpr std::uint64_t patch_min_rows = 32;
@@ -233,20 +228,18 @@ struct Columns : Lanes<Target, T> {
     const T* rows[rows_at_once];
     std::size_t count = 0;
     std::uint64_t first = 0;
-    // Each pass reads `pass` rows side by side, each often on its own page, where the
+    // Each pass reads `rows_at_once` rows side by side, each often on its own page, where the
     // hardware prefetchers do not follow; the rows one pass ahead (along the innermost
     // reduced dimension) are asked for while these are read. A prefetch past the tensor is
     // harmless (it never faults).
-    const std::size_t pass = pass_rows(n);
     const std::ptrdiff_t ahead =
-        reduced.rank == 0 ? 0 : static_cast<std::ptrdiff_t>(pass) * reduced.strides[0][reduced.rank - 1];
+        reduced.rank == 0 ? 0 : static_cast<std::ptrdiff_t>(rows_at_once) * reduced.strides[0][reduced.rank - 1];
     simd::for_each_offset(reduced, reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
       rows[count++] = g + e[0];
-      if (count == pass) {
+      if (count == rows_at_once) {
         // The first pass starts the state; the others, the hot loop, have a fixed row count.
         if (first == 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
-        else if (pass == rows_at_once) fold<C, rows_at_once>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
-        else fold<C, short_pass>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
+        else fold<C, rows_at_once>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
         first += count;
         count = 0;
       }
