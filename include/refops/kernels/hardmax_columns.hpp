@@ -55,10 +55,16 @@ struct Columns : Lanes<Target, T> {
   static constexpr bool split_positions = sizeof(K) < 4;
   static K low(std::uint64_t position) { return static_cast<K>(static_cast<U>(position)); }
   static K high(std::uint64_t position) { return static_cast<K>(static_cast<U>(split_positions ? position >> 16 : 0)); }
-  static std::uint32_t position_of(K index, K index_high) {
-    if constexpr (split_positions) return static_cast<std::uint32_t>(static_cast<U>(index_high)) << 16 | static_cast<U>(index);
-    else return static_cast<std::uint32_t>(static_cast<U>(index));
+  // Lane j's winning position (index_high is read only when positions are split: it is one
+  // element long otherwise).
+  static std::uint32_t position_of(const K* index, const K* index_high, std::size_t j) {
+    if constexpr (split_positions)
+      return static_cast<std::uint32_t>(static_cast<U>(index_high[j])) << 16 | static_cast<U>(index[j]);
+    else return static_cast<std::uint32_t>(static_cast<U>(index[j]));
   }
+  // The state's best as a key: the float compares keep the best value's bits, whose key orders
+  // them as the compares did.
+  static K state_key(K state, K nan) { return float_compares ? key_of_bits<T>(static_cast<U>(state), nan) : state; }
 
   // Whether the shape takes this path: the innermost dimension kept, contiguous in both, and at
   // least a vector wide.
@@ -125,7 +131,7 @@ struct Columns : Lanes<Target, T> {
       zeros.finish();
       simd::finish_stores<Target>(stores);  // the ones below land in streamed lines
       for (std::size_t j = 0; j < n; ++j)
-        out[o + output_offset(plan.reduced, position_of(index[j], split_positions ? index_high[j] : K(0))) +
+        out[o + output_offset(plan.reduced, position_of(index, index_high, j)) +
             static_cast<std::ptrdiff_t>(j)] = Traits<T>::one;
     });
   }
@@ -193,18 +199,14 @@ struct Columns : Lanes<Target, T> {
     simd::LoopNest<2> groups;
     groups.push(static_cast<std::size_t>(rows / k), {step, static_cast<std::ptrdiff_t>(k) * reduced.strides[1][0]});
     reduce_rows<C>(groups, g, k * n, nan, key, index, index_high, lines);
-    const auto key_of_state = [&](K state) { return float_compares ? key_of_bits<T>(static_cast<U>(state), nan) : state; };
-    const auto position_at = [&](std::size_t lane) {
-      return std::uint64_t{position_of(index[lane], split_positions ? index_high[lane] : K(0))};
-    };
     for (std::size_t j = 0; j < n; ++j) {
       std::size_t best = j;
-      K best_key = key_of_state(key[j]);
-      std::uint64_t best_position = k * position_at(j);
+      K best_key = state_key(key[j], nan);
+      std::uint64_t best_position = k * std::uint64_t{position_of(index, index_high, j)};
       for (std::size_t h = 1; h < k; ++h) {
         const std::size_t lane = h * n + j;
-        const K lane_key = key_of_state(key[lane]);
-        const std::uint64_t position = k * position_at(lane) + h;
+        const K lane_key = state_key(key[lane], nan);
+        const std::uint64_t position = k * std::uint64_t{position_of(index, index_high, lane)} + h;
         if (lane_key > best_key || (lane_key == best_key && position < best_position)) {
           best = lane;
           best_key = lane_key;
@@ -254,7 +256,7 @@ struct Columns : Lanes<Target, T> {
   static void resolve_passes(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, const K* key, K* index,
                              K* index_high, std::uint64_t positions) {
     for (std::size_t j = 0; j < n; ++j) {
-      std::uint64_t at = position_of(index[j], split_positions ? index_high[j] : K(0));
+      std::uint64_t at = position_of(index, index_high, j);
       const std::uint64_t end = std::min<std::uint64_t>(at + rows_at_once, positions);
       while (at + 1 < end && key_at(g + position_offset(reduced, at, 0) + static_cast<std::ptrdiff_t>(j), nan) != key[j])
         ++at;
@@ -394,7 +396,7 @@ struct Columns : Lanes<Target, T> {
                     bool contiguous) {
     if (!patches(plan)) return write_selected_rows(plan.reduced, o, n, index, index_high, stores);
     std::uint32_t winner[tile];
-    for (std::size_t j = 0; j < n; ++j) winner[j] = position_of(index[j], split_positions ? index_high[j] : K(0));
+    for (std::size_t j = 0; j < n; ++j) winner[j] = position_of(index, index_high, j);
     write_patched(plan, o, n, winner, stores, contiguous);
   }
 

@@ -30,7 +30,6 @@ template <class Target, class T>
 void reduce_block(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanMode mode,
                   std::uint64_t first_position, std::int64_t* key, std::uint64_t* position) {
   using K = typename Traits<T>::K;
-  using U = typename Traits<T>::U;
   const Plan plan = make_plan(input, output, axes);
   const K nan = nan_key<T>(mode);
   const T* in = input.data();
@@ -43,9 +42,8 @@ void reduce_block(TensorView<const T> input, TensorView<T> output, const Dims& a
       C::for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t, std::size_t n, std::size_t g) {
         C::reduce(plan.reduced, in + i, n, mode, nan, tile_key, index, index_high);
         for (std::size_t j = 0; j < n; ++j) {
-          // The float compares keep the best value's bits: its key orders it as they did.
-          key[g + j] = C::float_compares ? key_of_bits<T>(static_cast<U>(tile_key[j]), nan) : tile_key[j];
-          position[g + j] = first_position + C::position_of(index[j], C::split_positions ? index_high[j] : K(0));
+          key[g + j] = C::state_key(tile_key[j], nan);
+          position[g + j] = first_position + C::position_of(index, index_high, j);
         }
       });
       return;
