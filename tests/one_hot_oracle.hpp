@@ -43,14 +43,17 @@ inline Buffer one_hot_oracle(const TensorDesc& indices_desc, const Buffer& indic
                              const TensorDesc& values_desc, const Buffer& values,
                              const TensorDesc& output_desc, const Buffer& output, std::uint32_t axis,
                              bool wrap_negative = true) {
-  // OffValue and OnValue: the first and second coordinates in row-major order.
+  // OffValue and OnValue: the first and second coordinates in row-major order. The second is
+  // the first with its innermost dimension of size > 1 at 1; computed, not walked to: a fuzzed
+  // ValuesTensor may hold billions of elements (the walk timed a fuzz run out).
   Dims off_at = values_desc.sizes, on_at = values_desc.sizes;
-  int seen = 0;
-  for_each_coordinate(values_desc.sizes, [&](const Dims& c) {
-    if (seen == 0) off_at = c;
-    if (seen == 1) on_at = c;
-    ++seen;
-  });
+  for (auto& v : off_at) v = 0;
+  on_at = off_at;
+  for (std::size_t d = on_at.size(); d-- > 0;)
+    if (values_desc.sizes[d] > 1) {
+      on_at[d] = 1;
+      break;
+    }
   const bool is_signed = indices_desc.data_type == DataType::int32 || indices_desc.data_type == DataType::int64;
   const wide_int length = output_desc.sizes[axis];
   Buffer expected(output.size());
