@@ -21,14 +21,14 @@
 //  - Long rows write the runs in order with fills of a bit pattern or copies of the input row
 //    (simd::fill_span / copy_span), so every byte is written once while the row is hot. When
 //    Value has the background's bits (Value 0 without an input) the row is a single fill.
-//    Streamed rows are blended vector by vector instead (below), so the lines around the band
-//    are streamed too.
+//    Streamed long rows cut their runs at cache-line boundaries instead, and blend the line
+//    around each edge of the band vector by vector (below), so those lines are streamed too.
 //  - The store strategy is chosen once per call (simd::choose_stores): plain, streaming, or,
 //    for a contiguous output without an input, one memset of the whole output and then the
 //    band (rep).
 //  - Without an input, a batch of small packed matrices is the first matrix plus copies.
-//  - Short rows (a few vectors), and streamed rows of any length, compute each vector as a
-//    blend of the Value pattern and the background (zero, the broadcast input element, or a
+//  - Short rows (a few vectors), and the lines around the band's edges in streamed long
+//    rows, compute each vector as a blend of the Value pattern and the background (zero, the broadcast input element, or a
 //    load of the input row) under a lane mask, with one overlapping store for a ragged end;
 //    rows shorter than a vector use the scalar formula.
 #pragma once
@@ -210,58 +210,126 @@ struct LaneMaskTables {
 template <class U>
 inline constexpr LaneMaskTables<U> lane_mask_tables{};
 
-// A short contiguous row, one vector at a time: blend(Value, background) under the mask of
-// lanes in [lo, hi), through the store-span helper. Needs width >= lanes (the last vector
-// overlaps the one before).
+// Columns [a, a + n) of a contiguous row (n >= lanes), one vector at a time: blend(Value,
+// background) under the mask of the lanes in the band's columns, through the store-span helper
+// (the last vector overlaps the one before). Short rows whole; long streamed rows only the
+// lines around the band's edges (band_row_lines).
 template <class Target, class U>
-void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
-                    StoreStrategy stores) {
+void band_blend_span(const BandProblem<U>& p, Background bg, BandColumns band, U* out_row, const U* in_row,
+                     std::size_t a, std::size_t n, StoreStrategy stores) {
   using batch = xsimd::batch<U, Target>;
   static_assert(batch::size <= 64);
-  const auto [lo, hi] = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
+  const auto [lo, hi] = band;
   const batch value(p.value);
   const bool inside_is_value = p.begin <= p.end;
-  auto clamp_lanes = [](std::size_t edge, std::size_t x0) { return std::min(edge - std::min(edge, x0), batch::size); };
-  // a where the lanes of the vector at x0 are in [lo, hi), else b.
-  auto blend = [=](std::size_t x0, const batch& a, const batch& b) {
+  U* const out = out_row + a;
+  const U* const in = in_row ? in_row + a : nullptr;
+  // Column numbers of the vector at x0 (relative to a) against the band.
+  auto clamp_lanes = [a](std::size_t edge, std::size_t x0) {
+    return std::min(edge - std::min(edge, a + x0), batch::size);
+  };
+  // v where the lanes of the vector at x0 are in [lo, hi), else w.
+  auto blend = [=](std::size_t x0, const batch& v, const batch& w) {
     const LaneMaskTables<U>& t = lane_mask_tables<U>;
     const batch mask = batch::load_unaligned(t.ones_from.data() + 64 - clamp_lanes(lo, x0)) &
                        batch::load_unaligned(t.ones_below.data() + 64 - clamp_lanes(hi, x0));
-    return b ^ ((a ^ b) & mask);
+    return w ^ ((v ^ w) & mask);
   };
-  // Vectors wholly outside or wholly inside the band (all but one or two of a long row) skip
+  // Vectors wholly outside or wholly inside the band (all but one or two of a short row) skip
   // the masks, which cost more than a streamed store (identity rows streamed ran at 0.5 of
   // memset with them).
-  auto outside = [lo, hi](std::size_t x0) { return x0 + batch::size <= lo || x0 >= hi; };
-  auto inside = [lo, hi](std::size_t x0) { return x0 >= lo && x0 + batch::size <= hi; };
-  auto element_at = [](std::size_t) -> U { return U{0}; };  // never called: width >= lanes
+  auto outside = [lo, hi, a](std::size_t x0) { return a + x0 + batch::size <= lo || a + x0 >= hi; };
+  auto inside = [lo, hi, a](std::size_t x0) { return a + x0 >= lo && a + x0 + batch::size <= hi; };
+  auto element_at = [](std::size_t) -> U { return U{0}; };  // never called: n >= lanes
   if (stores == StoreStrategy::rep) stores = StoreStrategy::plain;  // computed vectors
   // By value: a vector store may alias any memory, so operands reached through references
   // would be loaded again after every store. A uniform background is one register for the
-  // whole row, so its loop holds nothing else.
+  // whole span, so its loop holds nothing else.
   if (bg != Background::contiguous) {
     const batch background(bg == Background::broadcast ? in_row[0] : U{0});
-    const batch in = inside_is_value ? value : background, out = inside_is_value ? background : value;
+    const batch in_band = inside_is_value ? value : background, off_band = inside_is_value ? background : value;
     simd::store_span<Target>(
-        out_row, p.width, stores,
-        [=](std::size_t x0) { return outside(x0) ? out : inside(x0) ? in : blend(x0, in, out); }, element_at);
+        out, n, stores,
+        [=](std::size_t x0) { return outside(x0) ? off_band : inside(x0) ? in_band : blend(x0, in_band, off_band); },
+        element_at);
     return;
   }
   // The input is loaded only where the vector takes some of it: a Trilu's zeroed half reads
   // nothing.
   simd::store_span<Target>(
-      out_row, p.width, stores,
+      out, n, stores,
       [=](std::size_t x0) __attribute__((always_inline)) {
         if (inside_is_value ? inside(x0) : outside(x0)) return value;
-        // Asked for 4 KiB ahead: the loads of this loop stalled on memory; Trilu 4096 x 8192
-        // went from 0.71-0.78 to 0.77-0.86 of the copy on one thread (2 and 8 KiB ahead did
-        // less; Zen 3).
-        simd::prefetch_ahead(in_row + x0, 4096);
-        const batch background = batch::load_unaligned(in_row + x0);
+        // Asked for 4 KiB ahead: the loads of this loop stalled on memory (copy_span).
+        simd::prefetch_ahead(in + x0, 4096);
+        const batch background = batch::load_unaligned(in + x0);
         if (inside_is_value ? outside(x0) : inside(x0)) return background;
         return inside_is_value ? blend(x0, value, background) : blend(x0, background, value);
       },
       element_at);
+}
+
+// A short contiguous row (width >= lanes), whole through band_blend_span.
+template <class Target, class U>
+void band_row_blend(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
+                    StoreStrategy stores) {
+  const BandColumns band = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
+  band_blend_span<Target>(p, bg, band, out_row, in_row, 0, p.width, stores);
+}
+
+// A long streamed row (width >= 16 lanes) as runs cut at cache-line boundaries: the line
+// around each edge of the band through band_blend_span, the runs between as fills of Value or
+// copies/fills of the background (background_run). Cut at lines, no line is written both
+// plain and streamed (diagonal_band_rows says why that matters), and no run's loop tests
+// an edge per vector: with one generator for the whole row testing both edges on every
+// vector, those compares and branches, not memory, set the pace (Trilu 4096 x 8192 at
+// 0.75-0.79 of a streaming copy, 0.85-0.87 in runs; an input row filled whole with Value at
+// 0.67 of a streamed fill, 1.05 in runs; Zen 3, one thread).
+template <class Target, class U>
+void band_row_lines(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
+                    StoreStrategy stores) {
+  constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
+  constexpr std::size_t line = simd::cache_line_bytes / sizeof(U) > lanes ? simd::cache_line_bytes / sizeof(U) : lanes;
+  const BandColumns band = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
+  const auto address = reinterpret_cast<std::uintptr_t>(out_row);
+  // Cuts: the columns on a line boundary at least a vector from both ends of the row, so
+  // every run and window holds a vector or more.
+  const std::size_t aligned = simd::elements_to_line<U>(address);
+  const std::size_t first_cut = aligned >= lanes ? aligned : aligned + (lanes - aligned + line - 1) / line * line;
+  if (address % sizeof(U) != 0 || first_cut + lanes > p.width) {
+    band_blend_span<Target>(p, bg, band, out_row, in_row, 0, p.width, stores);
+    return;
+  }
+  const std::size_t last_cut = first_cut + (p.width - lanes - first_cut) / line * line;
+  const auto cut_at_or_below = [&](std::size_t x) {
+    return x < first_cut ? 0 : std::min(last_cut, first_cut + (x - first_cut) / line * line);
+  };
+  const auto cut_at_or_above = [&](std::size_t x) {
+    return x <= first_cut ? first_cut : x > last_cut ? p.width : first_cut + (x - first_cut + line - 1) / line * line;
+  };
+  const bool inside_is_value = p.begin <= p.end;
+  std::size_t at = 0;  // columns [0, at) are written
+  // Columns [at, to), which hold no edge of the band: all Value or all background.
+  const auto run_to = [&](std::size_t to) {
+    if (to <= at) return;
+    if ((at >= band.lo && to <= band.hi) == inside_is_value) simd::fill_span<Target>(out_row + at, to - at, p.value, stores);
+    else background_run<Target>(p, bg, out_row, in_row, at, to - at, stores);
+    at = to;
+  };
+  for (const std::size_t edge : {band.lo, band.hi}) {
+    if (edge == 0 || edge >= p.width) continue;  // no edge inside the row
+    const std::size_t below = cut_at_or_below(edge), above = cut_at_or_above(edge);
+    if (below == above) {  // the edge is a cut: the runs either side meet there
+      run_to(edge);
+      continue;
+    }
+    run_to(below);
+    if (above > at) {
+      band_blend_span<Target>(p, bg, band, out_row, in_row, at, above - at, stores);
+      at = above;
+    }
+  }
+  run_to(p.width);
 }
 
 template <class Target, class U>
@@ -355,15 +423,21 @@ void diagonal_band_rows(const BandProblem<U>& p, StoreStrategy stores) {
       else bg = Background::strided;
     }
     constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
-    // Streamed rows are computed vector by vector, so every vector of a row that starts and
-    // ends on vector boundaries is streamed: runs end in the middle of lines around the band,
-    // and store_span writes such lines plain (a line written both ways leaves the write-
-    // combining buffer half full: 0.4 of memset for INT8 8192 x 8192 streamed as runs, before
+    // Streamed long rows are cut at cache lines (band_row_lines), not at the band's edges as
+    // band_row_runs cuts: runs ending in the middle of lines around the band have those lines
+    // written plain by store_span (a line written both ways leaves the write-combining buffer
+    // half full: 0.4 of memset for INT8 8192 x 8192 streamed as runs, before
     // simd::streamed_part), each a read for ownership.
     const bool streamed = stores == StoreStrategy::stream && bg != Background::strided;
     if (contiguous_rows && p.width >= 16 * lanes && !streamed) {
       for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
         band_row_runs<Target>(p, bg, y, out_row, in_row, stores);
+      });
+      return;
+    }
+    if (contiguous_rows && p.width >= 16 * lanes) {
+      for_each_row(p, [&](std::size_t y, U* out_row, const U* in_row) {
+        band_row_lines<Target>(p, bg, y, out_row, in_row, stores);
       });
       return;
     }
