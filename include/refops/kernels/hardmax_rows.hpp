@@ -448,9 +448,22 @@ struct Rows : Lanes<Target, T> {
     return [one_at](std::size_t i) { return i == one_at ? static_cast<K>(Traits<T>::one) : K(0); };
   }
 
+  // The 1 of a part at `one_at`, stored after its zeros when it is below n (no_one: none).
+  static void patch_one(U* p, std::size_t n, std::size_t one_at) {
+    if (one_at < n) p[one_at] = Traits<T>::one;
+  }
+
   // n output elements at p: zeros, and the 1 at `one_at` when it is below n (no_one: none).
+  // Streamed, every vector is computed (the 1 cannot be patched into a streamed line); plain
+  // or rep, a fill of zeros and then the 1 while its line is in L1 (no test per vector:
+  // scan_row_writing says what the test cost).
   static void write_part(U* p, std::size_t n, std::size_t one_at, StoreStrategy stores) {
-    simd::store_span<Target>(reinterpret_cast<K*>(p), n, stores, part_vector(one_at, B(K(0))), part_element(one_at));
+    if (stores == StoreStrategy::stream) {
+      simd::store_span<Target>(reinterpret_cast<K*>(p), n, stores, part_vector(one_at, B(K(0))), part_element(one_at));
+      return;
+    }
+    simd::fill_span<Target>(p, n, U{0}, stores);
+    patch_one(p, n, one_at);
   }
 
   // A SpanWriter of write_part's n elements at p.
@@ -461,12 +474,28 @@ struct Rows : Lanes<Target, T> {
   }
 
   // The first maximum of the row at g (`row` elements), writing the previous row's output
-  // (when `previous` is not null) in step with this row's loads: SpanWriter.
+  // (when `previous` is not null) in step with this row's loads: SpanWriter. Plain stores
+  // write zeros and then patch the 1, as write_part does: the part writer's test per vector
+  // (is the 1 in it?) took a third of the time of a row in cache, where the kernel is bound
+  // by its instructions (512 x 1024 FLOAT32 rows: 41 to 59 GB/s, Zen 3).
   static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* previous,
                                       std::size_t previous_one, StoreStrategy stores) {
+    const std::size_t n = previous != nullptr ? row : 0;
+    if (stores != StoreStrategy::stream) {
+      auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(previous), n, stores);
+      const std::size_t at = scan_row_with(g, row, nan, stop, zeros);
+      if (previous != nullptr) patch_one(previous, n, previous_one);
+      return at;
+    }
     // By value: a vector store may alias any memory, so a vector reached through a reference
     // is loaded again after every store.
-    auto writer = part_writer(previous, previous != nullptr ? row : 0, previous != nullptr ? previous_one : no_one, stores);
+    auto writer = part_writer(previous, n, previous != nullptr ? previous_one : no_one, stores);
+    return scan_row_with(g, row, nan, stop, writer);
+  }
+
+  // scan_row_writing with a writer.
+  template <class Writer>
+  [[gnu::always_inline]] static std::size_t scan_row_with(const T* g, std::size_t row, K nan, K stop, Writer& writer) {
     K best = key_at(g, nan);
     std::size_t best_block = 0;
     bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
@@ -689,7 +718,8 @@ struct Rows : Lanes<Target, T> {
         previous = out + out_offset;
       });
       // The last row as the others (write_part would store ends plain that SpanWriter streams).
-      if (previous != nullptr) part_writer(previous, row, previous_one, stores).finish();
+      if (previous != nullptr && stores == StoreStrategy::stream) part_writer(previous, row, previous_one, stores).finish();
+      else if (previous != nullptr) write_part(previous, row, previous_one, stores);
       return;
     }
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
