@@ -28,9 +28,9 @@
 //    band (rep).
 //  - Without an input, a batch of small packed matrices is the first matrix plus copies.
 //  - Short rows (a few vectors), and the lines around the band's edges in streamed long
-//    rows, compute each vector as a blend of the Value pattern and the background (zero, the broadcast input element, or a
-//    load of the input row) under a lane mask, with one overlapping store for a ragged end;
-//    rows shorter than a vector use the scalar formula.
+//    rows, compute each vector as a blend of the Value pattern and the background (zero, the
+//    broadcast input element, or a load of the input row) under a lane mask, with one
+//    overlapping store for a ragged end; rows shorter than a vector use the scalar formula.
 #pragma once
 
 #include <refops/kernels/abi.hpp>
@@ -312,7 +312,8 @@ void band_row_lines(const BandProblem<U>& p, Background bg, std::size_t y, U* ou
   // Columns [at, to), which hold no edge of the band: all Value or all background.
   const auto run_to = [&](std::size_t to) {
     if (to <= at) return;
-    if ((at >= band.lo && to <= band.hi) == inside_is_value) simd::fill_span<Target>(out_row + at, to - at, p.value, stores);
+    const bool in_band = at >= band.lo && to <= band.hi;
+    if (in_band == inside_is_value) simd::fill_span<Target>(out_row + at, to - at, p.value, stores);
     else background_run<Target>(p, bg, out_row, in_row, at, to - at, stores);
     at = to;
   };

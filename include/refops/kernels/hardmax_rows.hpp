@@ -484,7 +484,7 @@ struct Rows : Lanes<Target, T> {
     if (stores != StoreStrategy::stream) {
       auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(previous), n, stores);
       const std::size_t at = scan_row_with(g, row, nan, stop, zeros);
-      if (previous != nullptr) patch_one(previous, n, previous_one);
+      patch_one(previous, n, previous_one);  // n is 0 without a previous row
       return at;
     }
     // By value: a vector store may alias any memory, so a vector reached through a reference
@@ -717,9 +717,11 @@ struct Rows : Lanes<Target, T> {
         previous_one = scan_row_writing(in + in_offset, row, nan, stop, previous, previous_one, stores);
         previous = out + out_offset;
       });
-      // The last row as the others (write_part would store ends plain that SpanWriter streams).
-      if (previous != nullptr && stores == StoreStrategy::stream) part_writer(previous, row, previous_one, stores).finish();
-      else if (previous != nullptr) write_part(previous, row, previous_one, stores);
+      // The last row as the others (streamed, write_part would store ends plain that
+      // SpanWriter streams).
+      if (previous == nullptr) return;
+      if (stores == StoreStrategy::stream) part_writer(previous, row, previous_one, stores).finish();
+      else write_part(previous, row, previous_one, stores);
       return;
     }
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
