@@ -331,9 +331,17 @@ void add_cache_context() {
   // (prepared_for).
   const detail::StoreRatesProbe r = detail::store_rates_of({});
   const std::string arch(name_of(available_archs().front()));  // the Arch execute() picks
-  char rates[200];
+  char rates[300];
   std::snprintf(rates, sizeof rates, "%s: memset %.1f GB/s, streaming stores %.1f GB/s, one patch %.0f ns (on %s)",
                 arch.c_str(), r.rep_bytes_per_ns, r.stream_bytes_per_ns, r.patch_ns, mib(r.buffer_bytes).c_str());
+  if (r.piece_copy_bytes_per_ns > 0) {
+    // What HARDMAX's rows off the vector grid (the _out+16B cases) stream or not by.
+    const std::size_t used = std::strlen(rates);
+    std::snprintf(rates + used, sizeof rates - used,
+                  "; a copy at +16 bytes %.1f GB/s streamed in 16-byte pieces, %.1f plain (%s)", r.piece_copy_bytes_per_ns,
+                  r.plain_copy_bytes_per_ns,
+                  r.plain_copy_bytes_per_ns > r.piece_copy_bytes_per_ns ? "so such rows store plainly" : "so such rows stream");
+  }
   benchmark::AddCustomContext("refops measured store rates",
                               r.buffer_bytes == 0 ? "none (" + arch + " has no streaming stores)" : std::string(rates));
 }

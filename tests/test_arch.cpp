@@ -163,7 +163,27 @@ TEST_CASE("every Arch with streaming stores measured its store rates once, plaus
     }
     CHECK(first.patch_ns > 0.1);
     CHECK(first.patch_ns < 10000);
+    // The copies off the vector grid, measured where vectors are wider than 16 bytes (the
+    // 16-byte pieces are then not whole vectors).
+    if (detail::probe_arch(test::on(arch)).vector_bytes > 16) {
+      for (double rate : {first.piece_copy_bytes_per_ns, first.plain_copy_bytes_per_ns}) {
+        CHECK(rate > 0.1);
+        CHECK(rate < 1000);
+      }
+    } else {
+      CHECK(first.piece_copy_bytes_per_ns == 0);
+    }
   }
+}
+
+TEST_CASE("rows off the vector grid store plainly only where a copy in 16-byte pieces loses", "[arch]") {
+  simd::StoreRates zen1{6.5, 14.6, 59, 16u << 20, 4.2, 12.6};  // a Zen 1 guest's copies (GB/s)
+  CHECK(simd::pieces_lose_while_reading(zen1));
+  simd::StoreRates pieces_faster{30, 40, 8, 64u << 20, 20, 15};
+  CHECK_FALSE(simd::pieces_lose_while_reading(pieces_faster));
+  // Not measured (16-byte vectors, or no memory for the buffer): keep streaming.
+  CHECK_FALSE(simd::pieces_lose_while_reading(simd::StoreRates{30, 40, 8, 64u << 20}));
+  CHECK_FALSE(simd::pieces_lose_while_reading(simd::StoreRates{}));
 }
 
 // A line written both plain and streamed costs a partial write-combining flush (0.02-0.2 of

@@ -21,7 +21,8 @@ ArchProbe probe() { return probe_of<SimdTarget>(); }
 
 StoreRatesProbe store_rates() {
   const simd::StoreRates& r = simd::store_rates<SimdTarget>();
-  return {r.rep_bytes_per_ns, r.stream_bytes_per_ns, r.patch_ns, r.buffer_bytes};
+  return {r.rep_bytes_per_ns, r.stream_bytes_per_ns, r.patch_ns, r.buffer_bytes, r.piece_copy_bytes_per_ns,
+          r.plain_copy_bytes_per_ns};
 }
 
 }  // namespace refops::detail::REFOPS_ISA

@@ -18,6 +18,7 @@ REFOPS_DECLARE_PER_ARCH(ArchProbe probe();)
 struct StoreRatesProbe {
   double rep_bytes_per_ns, stream_bytes_per_ns, patch_ns;
   std::size_t buffer_bytes;  // 0: not measured (no streaming stores)
+  double piece_copy_bytes_per_ns, plain_copy_bytes_per_ns;  // 0: not measured (16-byte vectors)
 };
 
 // Measures at the first call for that Arch (store_calibration.hpp), as the kernels would.

@@ -586,11 +586,18 @@ struct Rows : Lanes<Target, T> {
 
   // What the output looks like to choose_stores: the interleaved path on a dense output writes
   // only its ones after its zeros (one fill under `rep`, streamed while it reads under
-  // `stream`); every other rows path computes each vector.
-  static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes) {
+  // `stream`); every other rows path computes each vector. Every path reads while it writes,
+  // so rows off the vector grid but on the 16-byte grid (NumPy's arrays) would stream in
+  // 16-byte pieces while reading.
+  static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes, const T* out) {
     const bool zero_background = takes_interleaved(plan) && dense_output(plan.all);
     simd::StoreNeeds needs{output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
     needs.fills_while_reading = zero_background;  // run_interleaved streams its zeros while it reads
+    const simd::LoopNest<2>& all = plan.all;
+    const std::ptrdiff_t row_step = all.rank >= 2 ? all.strides[1][all.rank - 2] : 0;
+    needs.streams_in_pieces_while_reading =
+        simd::vector_stores_for<Target>(reinterpret_cast<const K*>(out), row_step, StoreStrategy::stream) ==
+        simd::VectorStores::stream_16;
     return needs;
   }
 

@@ -59,6 +59,10 @@ struct StoreNeeds {
   // like memcpy, its streamed stores then share the bus with its reads, which a separate
   // fill, however fast, cannot; so a large output streams.
   bool fills_while_reading = false;
+  // The kernel reads while it writes, and its output starts on the 16-byte grid but not on the
+  // vector grid: streamed, its stores are 16-byte pieces, which some hosts copy with far more
+  // slowly than with plain stores (store_calibration.hpp, pieces_lose_while_reading).
+  bool streams_in_pieces_while_reading = false;
 };
 
 // Sparse writes at most this dense make a zeroing pass plus a patch pass cheaper than one
@@ -74,7 +78,9 @@ inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 // - large outputs of that sparse kind: stream when the kernel fills while it reads; else rep
 //   or stream, whichever the rates measured for calls of this size (store_calibration.hpp,
 //   rates_for_call) predict faster for this output's bytes and sparse writes;
-// - other large outputs: stream.
+// - other large outputs: stream, unless the kernel would stream in 16-byte pieces while it
+//   reads and this host copies slower that way than with plain stores (measured once on the
+//   scratch buffer): then plain.
 template <class Target>
 StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs) {
   if (request.forced) return *request.forced;
@@ -87,6 +93,7 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
   if (sparse_on_zero && !needs.fills_while_reading &&
       !stream_beats_rep(rates_for_call<Target>(needs.block, needs.output_bytes, bytes), bytes, needs.bytes_per_sparse))
     return StoreStrategy::rep;
+  if (needs.streams_in_pieces_while_reading && pieces_lose_while_reading(store_rates<Target>())) return StoreStrategy::plain;
   return StoreStrategy::stream;
 }
 
