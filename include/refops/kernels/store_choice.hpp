@@ -80,7 +80,7 @@ inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 //   rates_for_call) predict faster for this output's bytes and sparse writes;
 // - other large outputs: stream, unless the kernel would stream in 16-byte pieces while it
 //   reads and this host copies slower that way than with plain stores (measured once on the
-//   scratch buffer): then plain.
+//   scratch buffer, on one thread): then plain, for a call on one thread.
 template <class Target>
 StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs) {
   if (request.forced) return *request.forced;
@@ -93,7 +93,12 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
   if (sparse_on_zero && !needs.fills_while_reading &&
       !stream_beats_rep(rates_for_call<Target>(needs.block, needs.output_bytes, bytes), bytes, needs.bytes_per_sparse))
     return StoreStrategy::rep;
-  if (needs.streams_in_pieces_while_reading && pieces_lose_while_reading(store_rates<Target>())) return StoreStrategy::plain;
+  // One thread's copy was measured, so it decides calls on one thread (a part of a split call
+  // keeps streaming: on 2 threads of the Zen 1 guest the last axis at +16 bytes ran at 0.77-0.81
+  // of a 2-thread memcpy in pieces, 0.65 plain).
+  const bool whole_call = request.call_bytes <= needs.output_bytes;
+  if (needs.streams_in_pieces_while_reading && whole_call && pieces_lose_while_reading(store_rates<Target>()))
+    return StoreStrategy::plain;
   return StoreStrategy::stream;
 }
 
