@@ -60,7 +60,7 @@ struct StoreNeeds {
   // fill, however fast, cannot; so a large output streams.
   bool fills_while_reading = false;
   // The kernel reads while it writes, and its output starts on the 16-byte grid but not on the
-  // vector grid: streamed, its stores are 16-byte pieces, which some hosts copy with far more
+  // vector grid: streamed, its stores are 16-byte pieces, with which some hosts copy far more
   // slowly than with plain stores (store_calibration.hpp, pieces_lose_while_reading).
   bool streams_in_pieces_while_reading = false;
 };
