@@ -223,6 +223,15 @@ TEST_CASE("problems refops's descriptions cannot hold are diagnostics, with Dire
   CHECK(validate(u)[0].field == "IndicesTensor.DataType");
 }
 
+TEST_CASE("deeply nested JSON is a message, not a stack overflow", "[model][read]") {
+  // 200000 levels: the recursive parser needed more than 8 MiB of stack for them under ASan.
+  const std::string deep(200000, '[');
+  CHECK_THAT(model_error(deep), Catch::Matchers::StartsWith("line 1, column"));
+  const std::string nested = std::string(R"({"resources": {"a": {"initialValuesDataType": "INT8", "initialValues": )") +
+                             std::string(100000, '[') + "1" + std::string(100000, ']') + "}}, \"dispatchables\": {}, \"commands\": []}";
+  CHECK(model_error(nested).find("resources.a.initialValues") != std::string::npos);
+}
+
 TEST_CASE("malformed models: each names its JSON path", "[model][read]") {
   CHECK(model_error("{\"resources\": {}, \"dispatchables\": {}}") == "the field \"commands\" is required");
   CHECK_THAT(model_error("{\"resources\": {}, // comment\n \"dispatchables\": {},\n \"commands\": [,]}"),

@@ -18,9 +18,12 @@ namespace refops::model {
 
 // DxDispatch's parse flags (JsonParsers.cpp): `//` and `/* */` comments, trailing commas, full
 // double precision, and nothing after the root value is read. No NaN/Infinity literals: as in
-// DxDispatch, non-finite values are the strings "nan", "inf", "-inf".
+// DxDispatch, non-finite values are the strings "nan", "inf", "-inf". Ours add rapidjson's
+// iterative parser: the recursive one overflowed the stack on a file of 200000 `[` (a crash,
+// not a message; found by fuzzing with a small stack).
 inline constexpr unsigned json_parse_flags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseCommentsFlag |
-                                             rapidjson::kParseTrailingCommasFlag | rapidjson::kParseStopWhenDoneFlag;
+                                             rapidjson::kParseTrailingCommasFlag | rapidjson::kParseStopWhenDoneFlag |
+                                             rapidjson::kParseIterativeFlag;
 
 // Parses `text` into `doc`; a syntax error is a ModelError naming the line and column.
 void parse_json(rapidjson::Document& doc, std::string_view text);
