@@ -340,7 +340,10 @@ void add_cache_context() {
     std::snprintf(rates + used, sizeof rates - used,
                   "; a copy at +16 bytes %.1f GB/s streamed in 16-byte pieces, %.1f plain (%s)", r.piece_copy_bytes_per_ns,
                   r.plain_copy_bytes_per_ns,
-                  r.plain_copy_bytes_per_ns > r.piece_copy_bytes_per_ns ? "so such rows store plainly" : "so such rows stream");
+                  simd::pieces_lose_while_reading({.piece_copy_bytes_per_ns = r.piece_copy_bytes_per_ns,
+                                                   .plain_copy_bytes_per_ns = r.plain_copy_bytes_per_ns})
+                      ? "so such rows store plainly"
+                      : "so such rows stream");
   }
   benchmark::AddCustomContext("refops measured store rates",
                               r.buffer_bytes == 0 ? "none (" + arch + " has no streaming stores)" : std::string(rates));

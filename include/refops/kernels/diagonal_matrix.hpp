@@ -289,7 +289,7 @@ template <class Target, class U>
 void band_row_lines(const BandProblem<U>& p, Background bg, std::size_t y, U* out_row, const U* in_row,
                     StoreStrategy stores) {
   constexpr std::size_t lanes = xsimd::batch<U, Target>::size;
-  constexpr std::size_t line = simd::cache_line_bytes / sizeof(U) > lanes ? simd::cache_line_bytes / sizeof(U) : lanes;
+  constexpr std::size_t line = simd::line_elements<Target, U>;
   const BandColumns band = band_columns(static_cast<std::int64_t>(y), p.begin, p.end, p.width);
   const auto address = reinterpret_cast<std::uintptr_t>(out_row);
   // Cuts: the columns on a line boundary at least a vector from both ends of the row, so

@@ -234,6 +234,12 @@ void finish_stores(StoreStrategy s) {
 // A cache line: the unit a streamed write must own whole (store_span).
 inline constexpr std::size_t cache_line_bytes = 64;
 
+// Elements of U a kernel writes per cache line on Target: a line, or one vector where a vector
+// is wider than a line (a streamed write then still owns whole lines).
+template <class Target, class U>
+inline constexpr std::size_t line_elements =
+    std::max(cache_line_bytes / sizeof(U), std::size_t{xsimd::batch<U, Target>::size});
+
 // A hint to bring the line `bytes` past p into the cache. The address is formed as an integer:
 // ahead of the last rows it lies past the array, where a pointer may not point (a prefetch
 // never faults, so the address itself is harmless).
@@ -351,7 +357,7 @@ class SpanWriter {
   // The hot calls are forced inline: a call out of a scan loop spills its vector registers.
   [[gnu::always_inline]] void step() {
     if constexpr (is_vector_arch<Target>) {
-      constexpr std::size_t line = cache_line_bytes / sizeof(U) > lanes ? cache_line_bytes / sizeof(U) : lanes;
+      constexpr std::size_t line = line_elements<Target, U>;
       if (next_ + line > last_) return;
       if (streamed_) {
         for (std::size_t h = 0; h < line; h += lanes) stream(next_ + h);
