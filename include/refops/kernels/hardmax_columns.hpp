@@ -4,8 +4,8 @@
 // - the reduction reads the input once: the reduced positions are folded `rows_at_once` at a
 //   time into the tile's state (best value or key, winning position), which stays in registers
 //   across those rows, so the state is loaded and stored once per `rows_at_once` input rows. A
-//   strict greater-than per lane keeps the first index of the maximum (FLOAT16's keys fold a
-//   pass to its maximum first, and the row within the pass is found at the end). The rows of
+//   strict greater-than per lane keeps the first index of the maximum (each pass is folded to
+//   its maximum first, and the row within the pass is found at the end). The rows of
 //   the next pass, each often on its own page, are prefetched.
 //   Rows of 2 KiB or less, one after the other, are read several at a time as one row of
 //   about 4 KiB, and the parts' winners merged (reduce_grouped).
@@ -38,8 +38,8 @@ struct Columns : Lanes<Target, T> {
   // and 0.75 (FLOAT16) of the speed of 4096 groups (docs/decisions.md, "Columns"). 4096 keeps
   // the call's stack near 60 KiB (state, and the writer's winners and order).
   static constexpr std::size_t tile = 4096;
-  // Reduced positions folded per pass over the state (docs/decisions.md, "Columns"). Keys
-  // (FLOAT16) fold a pass to its maximum and find the row afterwards (fold, resolve_passes).
+  // Reduced positions folded per pass over the state (docs/decisions.md, "Columns"). A pass is
+  // folded to its maximum and the row found afterwards (fold, resolve_passes).
   // Passes of 16 rows helped 2 KiB FLOAT16 rows until those were grouped (reduce_grouped), and
   // cost rows of 4 KiB and more 40% (16 streams side by side), so 4 for every type.
   static constexpr std::size_t rows_at_once = 4;
@@ -247,18 +247,20 @@ struct Columns : Lanes<Target, T> {
       }
     });
     if (count != 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, lines);
-    if constexpr (C == Compare::keys) resolve_passes(reduced, g, n, nan, key, index, index_high, first + count);
+    resolve_passes(reduced, g, n, nan, key, index, index_high, first + count);
   }
 
-  // After a reduction over keys, index holds the first position of the pass whose maximum
-  // first beat the state (fold): the winner is that pass's first row holding the best key. A
-  // position from a pass of one row (the first pass, the last) is found at its first look.
+  // After a reduction, index holds the first position of the pass whose maximum first beat the
+  // state (fold): the winner is that pass's first row holding the best key. A position found
+  // row by row (the first pass, the last, a pass with a NaN) is found at its first look. Keys
+  // compare values as the winner's rule does: -0.0 ties +0.0, and NaNs match each other.
   static void resolve_passes(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, const K* key, K* index,
                              K* index_high, std::uint64_t positions) {
     for (std::size_t j = 0; j < n; ++j) {
       std::uint64_t at = position_of(index, index_high, j);
       const std::uint64_t end = std::min<std::uint64_t>(at + rows_at_once, positions);
-      while (at + 1 < end && key_at(g + position_offset(reduced, at, 0) + static_cast<std::ptrdiff_t>(j), nan) != key[j])
+      const K best = state_key(key[j], nan);
+      while (at + 1 < end && key_at(g + position_offset(reduced, at, 0) + static_cast<std::ptrdiff_t>(j), nan) != best)
         ++at;
       index[j] = low(at);
       if constexpr (split_positions) index_high[j] = high(at);
@@ -318,6 +320,16 @@ struct Columns : Lanes<Target, T> {
       if (ahead != 0 && i % (64 / sizeof(T)) == 0)
         for (std::size_t r = 0; r < count; ++r)
           simd::prefetch_ahead<2>(rows[r] + i, ahead * static_cast<std::ptrdiff_t>(sizeof(T)));
+      // Row by row: a compare or two and two or three selects per row.
+      const auto fold_each_row = [&] {
+        for (std::size_t r = start; r < count; ++r) {
+          const F x = value(rows[r] + i);
+          const auto w = wins<C>(x, best);
+          best = xsimd::select(w, x, best);
+          at = select_position<F>(w, B(low(first + r)), at);
+          if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
+        }
+      };
       if constexpr (C == Compare::keys && Fixed != 0) {
         // The pass's maximum key per lane, and the pass's first position where it beats the
         // state: one max per row instead of a compare and two or three selects (keys cost six
@@ -328,14 +340,29 @@ struct Columns : Lanes<Target, T> {
         best = simd::max_of<Target>(best, top);
         at = xsimd::select(w, B(low(first)), at);
         if constexpr (split_positions) at_high = xsimd::select(w, B(high(first)), at_high);
-      } else {
-        for (std::size_t r = start; r < count; ++r) {
+      } else if constexpr (Fixed != 0) {
+        // Values, as keys above: the pass's maximum, and the pass's first position where it
+        // wins, which resolve_passes turns into the row. The maximum instructions pick NaNs by
+        // operand order, so a pass with a NaN in any lane is folded row by row: the sum of its
+        // rows is NaN then (and on +inf + -inf, which only costs the row-by-row fold; isnan,
+        // because xsimd's != on floats is an ordered compare, false on NaN, on AVX). Two
+        // operations per row instead of four or five (in cache the axis-0 case was bound by them).
+        F top = value(rows[0] + i), sum = top;
+        for (std::size_t r = 1; r < count; ++r) {
           const F x = value(rows[r] + i);
-          const auto w = wins<C>(x, best);
-          best = xsimd::select(w, x, best);
-          at = select_position<F>(w, B(low(first + r)), at);
-          if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
+          top = simd::max_of_numbers<Target>(top, x);
+          sum += x;
         }
+        if (xsimd::any(xsimd::isnan(sum))) {
+          fold_each_row();
+        } else {
+          const auto w = wins<C>(top, best);
+          best = xsimd::select(w, top, best);
+          at = select_position<F>(w, B(low(first)), at);
+          if constexpr (split_positions) at_high = select_position<F>(w, B(high(first)), at_high);
+        }
+      } else {
+        fold_each_row();
       }
       if constexpr (std::is_same_v<F, B>) best.store_aligned(key + i);
       else xsimd::bitwise_cast<B>(best).store_aligned(key + i);

@@ -629,6 +629,21 @@ xsimd::batch<K, Target> max_of(const xsimd::batch<K, Target>& a, const xsimd::ba
   return xsimd::select(b > a, b, a);
 }
 
+// The larger of two float vectors without NaNs, lane by lane (on a NaN, or on -0.0 against
+// +0.0, either operand). AVX-512 takes the zero-masked form: xsimd::max's _mm512_max_ps draws
+// the same GCC 12 warning as _mm512_max_epi32 above, and the mask of all lanes is the same max.
+template <class Target, class F>
+xsimd::batch<F, Target> max_of_numbers(const xsimd::batch<F, Target>& a, const xsimd::batch<F, Target>& b) {
+  static_assert(std::is_floating_point_v<F>);
+#if defined(__AVX512F__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target> && sizeof(F) == 4)
+    return xsimd::batch<F, Target>(_mm512_maskz_max_ps(__mmask16(0xFFFF), a, b));
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target> && sizeof(F) == 8)
+    return xsimd::batch<F, Target>(_mm512_maskz_max_pd(__mmask8(0xFF), a, b));
+#endif
+  return xsimd::max(a, b);
+}
+
 // The largest lane, through memory (a fallback where no native lane swap exists).
 template <class Target, class K>
 K max_lane(const xsimd::batch<K, Target>& v) {
