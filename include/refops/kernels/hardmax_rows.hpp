@@ -10,7 +10,8 @@
 // - any other group of rows: a block-max pass remembers the first block whose maximum strictly
 //   beats the best so far, one rescan of that block locates the first maximum, and the group's
 //   output rows are written at once while they are hot.
-// On AVX2 a block's largest key comes from raw-bit extremes (scan_bits); elsewhere from keys.
+// On AVX2 a block's largest key comes from the float maximum (FLOAT32, scan_float_bits) or
+// raw-bit extremes (FLOAT16, scan_bits); elsewhere from keys.
 #pragma once
 
 #include <refops/kernels/hardmax_core.hpp>
@@ -96,6 +97,52 @@ struct Rows : Lanes<Target, T> {
     best = key;
     return 1;
   }
+
+  // FLOAT32: the float maximum instruction gives the largest number's value in one operation a
+  // vector, where the raw-bit extremes take three; an unordered compare of each line's two
+  // vectors, one more per line, shows a NaN (the maximum instruction picks a NaN by operand
+  // order, so a block with one is scanned again with keys). -0.0 against +0.0 may give either,
+  // which share key 0. Same contract as scan_bits.
+  template <class Lines>
+  [[gnu::always_inline]] static int scan_float_bits(const K* q, std::size_t n, K& best, Lines& lines) {
+    static_assert(std::is_same_v<T, float>);
+    const float* f = reinterpret_cast<const float*>(q);
+    __m256 hi = _mm256_loadu_ps(f), unordered = _mm256_setzero_ps();
+    constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
+    std::size_t i = 0;
+    for (; i + line <= n; i += line) {
+      simd::prefetch_ahead(q + i, 2048);
+      const __m256 x0 = _mm256_loadu_ps(f + i), x1 = _mm256_loadu_ps(f + i + lanes);
+      hi = _mm256_max_ps(hi, _mm256_max_ps(x0, x1));
+      unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(x0, x1, _CMP_UNORD_Q));
+      lines.step();
+    }
+    // A last vector may overlap the one before: repeats change no maximum.
+    const auto fold = [&](std::size_t at) {
+      const __m256 x = _mm256_loadu_ps(f + at);
+      hi = _mm256_max_ps(hi, x);
+      unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    };
+    for (; i + lanes <= n; i += lanes) fold(i);
+    if (i < n) fold(n - lanes);
+    if (_mm256_movemask_ps(unordered) != 0) return -1;
+    // The usual case once a row has a best number: nothing above it, no reduction. A best below
+    // -inf's key (none yet, or a NaN under ignore) has no float to compare with.
+    constexpr K minus_inf_key = -static_cast<K>(Traits<T>::inf);
+    if (best >= minus_inf_key) {
+      const U best_bits = best >= 0 ? static_cast<U>(best) : static_cast<U>(U(1) << 31 | static_cast<U>(-best));
+      if (_mm256_movemask_ps(_mm256_cmp_ps(hi, _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(best_bits))),
+                                           _CMP_GT_OQ)) == 0)
+        return 0;
+    }
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(hi), _mm256_extractf128_ps(hi, 1));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    const K key = key_of_bits<T>(simd::to_bits(_mm_cvtss_f32(m)), K(0));  // not a NaN: the nan key is unused
+    if (key <= best) return 0;
+    best = key;
+    return 1;
+  }
 #else
   static constexpr bool raw_extremes = false;
 #endif
@@ -109,7 +156,9 @@ struct Rows : Lanes<Target, T> {
     const K* q = reinterpret_cast<const K*>(p);
     if constexpr (raw_extremes) {
       if (n >= lanes) {
-        const int beats = scan_bits(q, n, best, lines);
+        int beats;
+        if constexpr (std::is_same_v<T, float>) beats = scan_float_bits(q, n, best, lines);
+        else beats = scan_bits(q, n, best, lines);
         if (beats >= 0) return beats == 1;
       }
     }
