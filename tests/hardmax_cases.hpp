@@ -24,14 +24,17 @@ inline Buffer oracle(const Hardmax1Desc& desc, const Buffer& input) {
   return hardmax_oracle(desc, input, Buffer::for_tensor(desc.output));
 }
 
-// Values with many ties (small integers, both zeros, infinities) and, when asked, NaN.
+// Values with many ties (small integers, both zeros, infinities), denormals and, when asked,
+// NaN.
 inline double draw(TestRng& rng, double nan_chance) {
   if (rng.chance(nan_chance)) return std::numeric_limits<double>::quiet_NaN() * (rng.chance(0.5) ? 1 : -1);
-  switch (rng.between(0, 7)) {
+  switch (rng.between(0, 8)) {
     case 0: return -0.0;
     case 1: return 0.0;
     case 2: return rng.chance(0.5) ? INFINITY : -INFINITY;
     case 3: case 4: return static_cast<double>(rng.between_signed(-3, 3));
+    // A few denormals of FLOAT32 (2^-149: zero in FLOAT16) or of FLOAT16 (2^-24).
+    case 5: return std::ldexp(static_cast<double>(rng.between_signed(-3, 3)), rng.chance(0.5) ? -149 : -24);
     default: return static_cast<double>(rng.between_signed(-100000, 100000)) / 64.0;  // rounded when stored
   }
 }

@@ -18,6 +18,7 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
                 "HARDMAX runs on FLOAT32, FLOAT16 and FLOAT64");
   assert(input.sizes() == output.sizes() && !axes.empty());
   const Plan plan = make_plan(input, output, axes);
+  const simd::DenormalsAsNumbers exact_compares;  // every path compares floats (hardmax_core.hpp)
   if constexpr (simd::is_vector_arch<Target>) {
     using R = Rows<Target, T>;
     using C = Columns<Target, T>;

@@ -33,6 +33,7 @@ void reduce_block(TensorView<const T> input, TensorView<T> output, const Dims& a
   const Plan plan = make_plan(input, output, axes);
   const K nan = nan_key<T>(mode);
   const T* in = input.data();
+  const simd::DenormalsAsNumbers exact_compares;  // the reduction compares floats
   if constexpr (simd::is_vector_arch<Target>) {
     using C = Columns<Target, T>;
     if (C::takes(plan.all)) {

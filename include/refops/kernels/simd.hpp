@@ -27,6 +27,43 @@
 
 namespace refops::simd::inline REFOPS_KERNEL_ABI {
 
+// Denormal inputs compared as the numbers they are while the guard lives. A caller may run with
+// denormals read as zero (x86 MXCSR.DAZ) or flushed (AArch64 FPCR.FZ, which flushes inputs as
+// well as results), as ML runtimes often do for speed; a float compare or maximum, vector or
+// scalar, then ties a denormal with 0 and HARDMAX would pick the wrong element. The mode
+// belongs to the calling thread: cleared on entry when set, put back on exit (when not set,
+// one read of the control register is the whole cost).
+class DenormalsAsNumbers {
+ public:
+  DenormalsAsNumbers() {
+#if defined(__SSE2__)
+    saved_ = _mm_getcsr();
+    if ((saved_ & daz) != 0) _mm_setcsr(saved_ & ~daz);
+#elif defined(__aarch64__)
+    asm volatile("mrs %0, fpcr" : "=r"(saved_));
+    if ((saved_ & fz) != 0) asm volatile("msr fpcr, %0" : : "r"(saved_ & ~fz));
+#endif
+  }
+  ~DenormalsAsNumbers() {
+#if defined(__SSE2__)
+    if ((saved_ & daz) != 0) _mm_setcsr(saved_);
+#elif defined(__aarch64__)
+    if ((saved_ & fz) != 0) asm volatile("msr fpcr, %0" : : "r"(saved_));
+#endif
+  }
+  DenormalsAsNumbers(const DenormalsAsNumbers&) = delete;
+  DenormalsAsNumbers& operator=(const DenormalsAsNumbers&) = delete;
+
+ private:
+#if defined(__SSE2__)
+  static constexpr unsigned daz = 1u << 6;  // MXCSR's denormals-are-zero bit
+  unsigned saved_ = 0;
+#elif defined(__aarch64__)
+  static constexpr std::uint64_t fz = std::uint64_t{1} << 24;  // FPCR's flush-to-zero bit
+  std::uint64_t saved_ = 0;
+#endif
+};
+
 // The portable path: plain C++ loops, no vector types. The reference every other path must
 // match bit for bit.
 struct scalar_arch {
