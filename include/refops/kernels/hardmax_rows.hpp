@@ -718,7 +718,10 @@ struct Rows : Lanes<Target, T> {
         U* chunk_out = out + base[1] + static_cast<std::ptrdiff_t>(c0) * all.strides[1][split];
         simd::for_each_offset(walk, walk.rank, [&](const std::array<std::ptrdiff_t, 4>& at) {
           const T* p = chunk_in + at[0];
-          K key = std::numeric_limits<K>::min();
+          GroupBest& g = best[static_cast<std::size_t>(at[2])];
+          // The group's best so far as the row's starting point: a row that cannot beat it
+          // ends its scan without a reduction across lanes (scan_block's early out).
+          K key = at[3] == 0 ? std::numeric_limits<K>::min() : g.key;
           if (zeros_while_reading && !one_writer) {
             // Its own loop: one generic lambda for both loops cost axes {0,2} on two threads
             // 0.98-0.99 -> 0.79-0.81 of the copy (not looked into; writers reached through
@@ -729,7 +732,6 @@ struct Rows : Lanes<Target, T> {
           } else {
             for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key, zeros);
           }
-          GroupBest& g = best[static_cast<std::size_t>(at[2])];
           if (at[3] == 0 || key > g.key)
             g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
         });
