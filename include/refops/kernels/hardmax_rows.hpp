@@ -41,6 +41,18 @@ struct Rows : Lanes<Target, T> {
   // one of least magnitude, the smallest signed bits (-0.0 included, key 0). A NaN shows as a
   // signed maximum above +inf's bits or an unsigned maximum above -inf's; such a block is
   // scanned again with keys. Exact either way.
+  // A scan's writer, kept in registers where it can be assigned back afterwards (the
+  // interleaved rows' zeros): reached through a reference, its position was loaded and stored
+  // back around every line's streamed stores (a vector store may alias it), which held axes
+  // {0,2} at 0.55-0.59 of memcpy on one Zen 1 thread (0.92-0.97 in registers). The long rows'
+  // writer holds lambdas, cannot be assigned, and is used in place.
+  template <class Lines>
+  using LocalWriter = std::conditional_t<std::is_copy_assignable_v<Lines>, Lines, Lines&>;
+  template <class Lines>
+  static void give_back(const LocalWriter<Lines>& local, Lines& lines) {
+    if constexpr (std::is_copy_assignable_v<Lines>) lines = local;
+  }
+
 #if defined(__AVX2__)
   static constexpr bool raw_extremes = std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) <= 4;
 
@@ -68,12 +80,14 @@ struct Rows : Lanes<Target, T> {
     // and a last vector may overlap the one before.
     constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
     std::size_t i = 0;
+    LocalWriter<Lines> writes = lines;
     for (; i + line <= n; i += line) {
       simd::prefetch_ahead(q + i, 2048);
       fold(i);
       fold(i + lanes);
-      lines.step();
+      writes.step();
     }
+    give_back<Lines>(writes, lines);
     for (; i + lanes <= n; i += lanes) fold(i);
     if (i < n) fold(n - lanes);
     constexpr U sign = U(1) << (8 * sizeof(U) - 1);
@@ -110,13 +124,15 @@ struct Rows : Lanes<Target, T> {
     __m256 hi = _mm256_loadu_ps(f), unordered = _mm256_setzero_ps();
     constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
     std::size_t i = 0;
+    LocalWriter<Lines> writes = lines;
     for (; i + line <= n; i += line) {
       simd::prefetch_ahead(q + i, 2048);
       const __m256 x0 = _mm256_loadu_ps(f + i), x1 = _mm256_loadu_ps(f + i + lanes);
       hi = _mm256_max_ps(hi, _mm256_max_ps(x0, x1));
       unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(x0, x1, _CMP_UNORD_Q));
-      lines.step();
+      writes.step();
     }
+    give_back<Lines>(writes, lines);
     // A last vector may overlap the one before: repeats change no maximum.
     const auto fold = [&](std::size_t at) {
       const __m256 x = _mm256_loadu_ps(f + at);
@@ -171,6 +187,8 @@ struct Rows : Lanes<Target, T> {
       constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
       constexpr std::size_t chunk = line >= 2 * lanes ? line : 2 * lanes;
       B a0 = load_key<Target, T>(p, nan), a1 = a0;
+      using Writer = std::remove_reference_t<Lines>;
+      LocalWriter<Writer> writes = lines;
       for (; i + chunk <= n; i += chunk) {
         // Rows of a page or so start on a page the hardware prefetcher has not followed into;
         // asking 2 KiB ahead keeps the next row on its way while this one is scanned.
@@ -179,8 +197,9 @@ struct Rows : Lanes<Target, T> {
           a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i + h), nan));
           a1 = simd::max_of<Target>(a1, key_of<Target, T>(B::load_unaligned(q + i + h + lanes), nan));
         }
-        for (std::size_t c = 0; c < chunk; c += line) lines.step();
+        for (std::size_t c = 0; c < chunk; c += line) writes.step();
       }
+      give_back<Writer>(writes, lines);
       for (; i + lanes <= n; i += lanes) a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i), nan));
       a0 = simd::max_of<Target>(a0, a1);
       if (xsimd::any(a0 > B(best))) block_best = simd::max_lane<Target>(a0);
