@@ -32,6 +32,9 @@ struct Columns : Lanes<Target, T> {
   using typename L::U, typename L::K, typename L::B;
   using L::lanes;
   using NoWrites = typename L::NoWrites;
+  template <class Lines>
+  using LocalWriter = typename L::template LocalWriter<Lines>;
+  using L::give_back;
   // Groups side by side per tile: their state (4-8 bytes each, 2-3 arrays) stays in L1 or L2.
   // A row wider than a tile is read a tile's part at a time, as if its rows were strided, and
   // this host reads those parts slowly: 2048 groups read 4096-wide rows at 0.80 (FLOAT32)
@@ -302,9 +305,8 @@ struct Columns : Lanes<Target, T> {
       else return F::load_unaligned(p);
     };
     const std::size_t start = Fixed == 0 && first == 0 ? 1 : 0;
-    // The writer's state in registers: reached through `lines`, it was loaded and stored again
-    // around every streamed store (a vector store may alias any memory).
-    auto writes = lines;
+    // The writer's state in registers (Lanes::LocalWriter).
+    LocalWriter<Lines> writes = lines;
     std::size_t i = 0;
     for (; i + lanes <= n; i += lanes) {
       F best;
@@ -370,7 +372,7 @@ struct Columns : Lanes<Target, T> {
       if constexpr (split_positions) at_high.store_aligned(index_high + i);
       for (std::size_t line = simd::cache_line_bytes; line <= count * sizeof(B); line += simd::cache_line_bytes) writes.step();
     }
-    lines = writes;
+    give_back(writes, lines);
     for (; i < n; ++i) {
       using S = std::conditional_t<C == Compare::keys, K, T>;
       const auto scalar = [&](const T* p) {

@@ -26,6 +26,9 @@ struct Rows : Lanes<Target, T> {
   using typename L::U, typename L::K, typename L::B;
   using L::lanes, L::one_hot_vector;
   using NoWrites = typename L::NoWrites;
+  template <class Lines>
+  using LocalWriter = typename L::template LocalWriter<Lines>;
+  using L::give_back;
   // Elements per block. Each group rescans one block (to locate its first
   // maximum), so a small block keeps that short; a block costs one vector compare with the
   // best so far, and a horizontal maximum only when it beats it (rare after the first few).
@@ -41,18 +44,6 @@ struct Rows : Lanes<Target, T> {
   // one of least magnitude, the smallest signed bits (-0.0 included, key 0). A NaN shows as a
   // signed maximum above +inf's bits or an unsigned maximum above -inf's; such a block is
   // scanned again with keys. Exact either way.
-  // A scan's writer, kept in registers where it can be assigned back afterwards (the
-  // interleaved rows' zeros): reached through a reference, its position was loaded and stored
-  // back around every line's streamed stores (a vector store may alias it), which held axes
-  // {0,2} at 0.55-0.59 of memcpy on one Zen 1 thread (0.92-0.97 in registers). The long rows'
-  // writer holds lambdas, cannot be assigned, and is used in place.
-  template <class Lines>
-  using LocalWriter = std::conditional_t<std::is_copy_assignable_v<Lines>, Lines, Lines&>;
-  template <class Lines>
-  static void give_back(const LocalWriter<Lines>& local, Lines& lines) {
-    if constexpr (std::is_copy_assignable_v<Lines>) lines = local;
-  }
-
 #if defined(__AVX2__)
   static constexpr bool raw_extremes = std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) <= 4;
 
@@ -87,7 +78,7 @@ struct Rows : Lanes<Target, T> {
       fold(i + lanes);
       writes.step();
     }
-    give_back<Lines>(writes, lines);
+    give_back(writes, lines);
     for (; i + lanes <= n; i += lanes) fold(i);
     if (i < n) fold(n - lanes);
     constexpr U sign = U(1) << (8 * sizeof(U) - 1);
@@ -132,7 +123,7 @@ struct Rows : Lanes<Target, T> {
       unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(x0, x1, _CMP_UNORD_Q));
       writes.step();
     }
-    give_back<Lines>(writes, lines);
+    give_back(writes, lines);
     // A last vector may overlap the one before: repeats change no maximum.
     const auto fold = [&](std::size_t at) {
       const __m256 x = _mm256_loadu_ps(f + at);
@@ -199,7 +190,7 @@ struct Rows : Lanes<Target, T> {
         }
         for (std::size_t c = 0; c < chunk; c += line) writes.step();
       }
-      give_back<Writer>(writes, lines);
+      give_back(writes, lines);
       for (; i + lanes <= n; i += lanes) a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i), nan));
       a0 = simd::max_of<Target>(a0, a1);
       if (xsimd::any(a0 > B(best))) block_best = simd::max_lane<Target>(a0);
