@@ -36,14 +36,16 @@ struct Rows : Lanes<Target, T> {
 
   // ---- the largest key of a block without a key per element (AVX2) ----
   //
-  // Three running lane-wise extremes of the raw bits replace the key (six operations per
-  // vector) and its maximum: the signed maximum, the signed minimum and the unsigned maximum,
-  // one instruction each. Without NaN, a non-negative signed maximum is the largest number's
-  // bits, which is its key (non-negative floats order as their bits; +0.0 is 0, the key of
-  // -0.0 too); a negative one means every element is negative, and the largest is then the
-  // one of least magnitude, the smallest signed bits (-0.0 included, key 0). A NaN shows as a
-  // signed maximum above +inf's bits or an unsigned maximum above -inf's; such a block is
-  // scanned again with keys. Exact either way.
+  // Two running lane-wise extremes of the raw bits replace the key (six operations per
+  // vector) and its maximum: the signed maximum and the unsigned maximum, one instruction each.
+  // Without NaN, a non-negative signed maximum is the largest number's bits, which is its key
+  // (non-negative floats order as their bits; +0.0 is 0, the key of -0.0 too); a negative one
+  // means every element is negative, and the largest is then the one of least magnitude, the
+  // smallest signed bits (-0.0 included, key 0), which a second look at the block (in L1)
+  // finds with the signed minimum. A NaN shows as a signed maximum above +inf's bits or an
+  // unsigned maximum above -inf's; such a block is scanned again with keys. Exact either way.
+  // (The signed minimum ran in the main loop for every block; taken only for blocks with no
+  // number above zero, FLOAT16's last axis gained 2-3% on Zen 1: docs/decisions.md.)
 #if defined(__AVX2__)
   static constexpr bool raw_extremes = std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) <= 4;
 
@@ -60,11 +62,10 @@ struct Rows : Lanes<Target, T> {
     const auto gt = [](V a, V b) { return wide ? _mm256_cmpgt_epi32(a, b) : _mm256_cmpgt_epi16(a, b); };
     const auto eq = [](V a, V b) { return wide ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b); };
     const auto splat = [](U v) { return wide ? _mm256_set1_epi32(static_cast<int>(v)) : _mm256_set1_epi16(static_cast<short>(v)); };
-    V hi = load(0), lo = hi, uhi = hi;
+    V hi = load(0), uhi = hi;
     const auto fold = [&](std::size_t at) {
       const V x = load(at);
       hi = smax(hi, x);
-      lo = smin(lo, x);
       uhi = umax(uhi, x);
     };
     // A line (two vectors) at a time; repeats change no extreme, so vector 0 is folded again,
@@ -97,7 +98,13 @@ struct Rows : Lanes<Target, T> {
       return static_cast<K>(_mm256_cvtsi256_si32(v));
     };
     const K h = across(hi, smax);
-    const K key = h >= 0 ? h : static_cast<K>(-static_cast<K>(across(lo, smin) & std::numeric_limits<K>::max()));
+    const auto least_magnitude = [&] {
+      V lo = load(0);
+      for (std::size_t at = lanes; at + lanes <= n; at += lanes) lo = smin(lo, load(at));
+      lo = smin(lo, load(n - lanes));
+      return static_cast<K>(-static_cast<K>(across(lo, smin) & std::numeric_limits<K>::max()));
+    };
+    const K key = h >= 0 ? h : least_magnitude();
     if (key <= best) return 0;
     best = key;
     return 1;
