@@ -332,7 +332,36 @@ struct Columns : Lanes<Target, T> {
           if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
         }
       };
-      if constexpr (C == Compare::keys && Fixed != 0) {
+      if constexpr (C == Compare::keys && Fixed != 0 && simd::native_16bit_extremes<Target, K>) {
+        // FLOAT16: the pass's maximum key per lane from three extremes of the raw bits, one
+        // instruction each per row (Rows::scan_bits' idea, lane by lane), instead of a key (six)
+        // and a max: the signed maximum is the largest number's key when it is not negative; a
+        // negative one means the lane's rows are all negative, and the largest is the one of
+        // least magnitude, the smallest signed bits (-0.0 included, key 0). A NaN shows as a
+        // signed maximum above +inf's bits or an unsigned maximum above -inf's; a pass with
+        // one is folded row by row. Then as below.
+        using UB = xsimd::batch<U, Target>;
+        const auto bits = [&](const T* p) { return B::load_unaligned(reinterpret_cast<const K*>(p)); };
+        B hi = bits(rows[0] + i), lo = hi;
+        UB uhi = xsimd::bitwise_cast<UB>(hi);
+        for (std::size_t r = 1; r < count; ++r) {
+          const B x = bits(rows[r] + i);
+          hi = simd::max_of<Target>(hi, x);
+          lo = simd::min_of<Target>(lo, x);
+          uhi = simd::max_of<Target>(uhi, xsimd::bitwise_cast<UB>(x));
+        }
+        constexpr U negative_inf = U(U(1) << (8 * sizeof(U) - 1)) | Traits<T>::inf;
+        if (xsimd::any(hi > B(static_cast<K>(Traits<T>::inf))) ||
+            xsimd::any(simd::max_of<Target>(uhi, UB(negative_inf)) != UB(negative_inf))) {
+          fold_each_row();
+        } else {
+          const B top = xsimd::select(hi >= B(K(0)), hi, B(K(0)) - (lo & B(std::numeric_limits<K>::max())));
+          const auto w = top > best;
+          best = simd::max_of<Target>(best, top);
+          at = xsimd::select(w, B(low(first)), at);
+          if constexpr (split_positions) at_high = xsimd::select(w, B(high(first)), at_high);
+        }
+      } else if constexpr (C == Compare::keys && Fixed != 0) {
         // The pass's maximum key per lane, and the pass's first position where it beats the
         // state: one max per row instead of a compare and two or three selects (keys cost six
         // operations a vector already). resolve_passes finds the row within the pass.

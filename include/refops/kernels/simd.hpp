@@ -649,22 +649,67 @@ std::uint64_t lane_bits(const xsimd::batch_bool<K, Target>& b) {
   }
 }
 
-// The larger of two signed integer vectors, lane by lane. The native instruction on AVX2 (and
-// 16-bit lanes on SSE2); elsewhere a compare-and-select: GCC 12 warns (-Wmaybe-uninitialized,
-// an error here) inside its own _mm512_max_epi32 header code, and SSE2 has no 32-bit max.
-template <class Target, class K>
-xsimd::batch<K, Target> max_of(const xsimd::batch<K, Target>& a, const xsimd::batch<K, Target>& b) {
-  static_assert(std::is_signed_v<K> && std::is_integral_v<K>);
-  using B [[maybe_unused]] = xsimd::batch<K, Target>;  // unused where no native max applies (NEON)
+// The larger (max_of) or smaller (min_of) of two integer vectors, lane by lane: the native
+// instruction on AVX2, on 16-bit lanes of AVX-512BW (its masked form: GCC 12 warns,
+// -Wmaybe-uninitialized, an error here, inside its own header code for the unmasked
+// _mm512_max_epi32, and the mask of all lanes is the same operation), on SSE2's signed 16-bit
+// lanes and on NEON (xsimd's max and min are native there); elsewhere a compare-and-select
+// (SSE2 has no 32-bit or unsigned 16-bit max).
+template <class Target, class K, bool Max>
+xsimd::batch<K, Target> extreme_of(const xsimd::batch<K, Target>& a, const xsimd::batch<K, Target>& b) {
+  static_assert(std::is_integral_v<K>);
+  using B [[maybe_unused]] = xsimd::batch<K, Target>;  // unused where no intrinsic applies
+  [[maybe_unused]] constexpr bool is_signed = std::is_signed_v<K>;
+#if defined(__AVX512BW__)
+  if constexpr (std::is_base_of_v<xsimd::avx512bw, Target> && sizeof(K) == 2) {
+    const __mmask32 all = 0xFFFFFFFFu;
+    if constexpr (Max) return B(is_signed ? _mm512_maskz_max_epi16(all, a, b) : _mm512_maskz_max_epu16(all, a, b));
+    else return B(is_signed ? _mm512_maskz_min_epi16(all, a, b) : _mm512_maskz_min_epu16(all, a, b));
+  }
+#endif
 #if defined(__AVX2__)
-  if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 4) return B(_mm256_max_epi32(a, b));
-  if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 2) return B(_mm256_max_epi16(a, b));
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 4) {
+    if constexpr (Max) return B(is_signed ? _mm256_max_epi32(a, b) : _mm256_max_epu32(a, b));
+    else return B(is_signed ? _mm256_min_epi32(a, b) : _mm256_min_epu32(a, b));
+  }
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 2) {
+    if constexpr (Max) return B(is_signed ? _mm256_max_epi16(a, b) : _mm256_max_epu16(a, b));
+    else return B(is_signed ? _mm256_min_epi16(a, b) : _mm256_min_epu16(a, b));
+  }
 #endif
 #if defined(__SSE2__)
-  if constexpr (std::is_base_of_v<xsimd::sse2, Target> && sizeof(K) == 2) return B(_mm_max_epi16(a, b));
+  if constexpr (std::is_base_of_v<xsimd::sse2, Target> && sizeof(K) == 2 && is_signed)
+    return B(Max ? _mm_max_epi16(a, b) : _mm_min_epi16(a, b));
 #endif
-  return xsimd::select(b > a, b, a);
+#if defined(__aarch64__)
+  if constexpr (std::is_base_of_v<xsimd::neon64, Target> && sizeof(K) <= 4) return Max ? xsimd::max(a, b) : xsimd::min(a, b);
+#endif
+  if constexpr (Max) return xsimd::select(b > a, b, a);
+  else return xsimd::select(b < a, b, a);
 }
+template <class Target, class K>
+xsimd::batch<K, Target> max_of(const xsimd::batch<K, Target>& a, const xsimd::batch<K, Target>& b) {
+  return extreme_of<Target, K, true>(a, b);
+}
+template <class Target, class K>
+xsimd::batch<K, Target> min_of(const xsimd::batch<K, Target>& a, const xsimd::batch<K, Target>& b) {
+  return extreme_of<Target, K, false>(a, b);
+}
+
+// Whether max_of and min_of of signed 16-bit lanes and max_of of unsigned ones are one
+// instruction each (HARDMAX's FLOAT16 raw-bit extremes): AVX2, AVX-512BW and NEON, not SSE2.
+template <class Target, class K>
+inline constexpr bool native_16bit_extremes = sizeof(K) == 2 && (
+#if defined(__AVX512BW__)
+    std::is_base_of_v<xsimd::avx512bw, Target> ||
+#endif
+#if defined(__AVX2__)
+    std::is_base_of_v<xsimd::avx2, Target> ||
+#endif
+#if defined(__aarch64__)
+    std::is_base_of_v<xsimd::neon64, Target> ||
+#endif
+    false);
 
 // The larger of two float vectors without NaNs, lane by lane (on a NaN, or on -0.0 against
 // +0.0, either operand). AVX-512 takes the zero-masked form: xsimd::max's _mm512_max_ps draws
