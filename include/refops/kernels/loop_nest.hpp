@@ -13,15 +13,32 @@
 
 namespace refops::simd::inline REFOPS_KERNEL_ABI {
 
+//
+// Only the first `rank` entries of each array are ever written or read, and only they are
+// copied: zeroing the whole nest (232 bytes for two operands, a `rep stosq` from GCC, some 35
+// cycles on Zen) on every construction was about a sixth of a small call (ONE_HOT's seed
+// example builds four nests; docs/decisions.md, "Small calls").
 template <std::size_t K>
 struct LoopNest {
   std::size_t rank = 0;
-  std::array<std::size_t, Dims::capacity> sizes{};
+  std::array<std::size_t, Dims::capacity> sizes;
   // strides[k][d]: operand k's step in elements along dimension d (0: broadcast).
-  std::array<std::array<std::ptrdiff_t, Dims::capacity>, K> strides{};
+  std::array<std::array<std::ptrdiff_t, Dims::capacity>, K> strides;
   // The caller's tag for each dimension (an axis, a reduced dimension, a batch dimension...):
   // dimensions merge only with neighbours of the same role.
-  std::array<int, Dims::capacity> role{};
+  std::array<int, Dims::capacity> role;
+
+  LoopNest() {}  // user-provided, so that LoopNest{} does not zero the arrays either
+  LoopNest(const LoopNest& other) { *this = other; }
+  LoopNest& operator=(const LoopNest& other) {
+    rank = other.rank;
+    for (std::size_t d = 0; d < rank; ++d) {
+      sizes[d] = other.sizes[d];
+      for (std::size_t k = 0; k < K; ++k) strides[k][d] = other.strides[k][d];
+      role[d] = other.role[d];
+    }
+    return *this;
+  }
 
   // Appends a dimension; `operand_strides` has one stride per operand.
   void push(std::size_t size, const std::array<std::ptrdiff_t, K>& operand_strides, int dim_role = 0) {
