@@ -17,7 +17,7 @@ namespace refops::simd::inline REFOPS_KERNEL_ABI {
 // Only the first `rank` entries of each array are ever written or read, and only they are
 // copied: zeroing the whole nest (232 bytes for two operands, a `rep stosq` from GCC, some 35
 // cycles on Zen) on every construction was about a sixth of a small call (ONE_HOT's seed
-// example builds four nests; docs/decisions.md, "Small calls").
+// example builds four nests; docs/performance.md, "Small calls").
 template <std::size_t K>
 struct LoopNest {
   std::size_t rank = 0;
