@@ -228,13 +228,10 @@ struct Rows : Lanes<Target, T> {
       // time in cache in this loop at two vectors a test (docs/decisions.md).
       if constexpr (4 * lanes <= 64) {
         for (; i + 4 * lanes <= n; i += 4 * lanes) {
-          const auto e0 = B::load_unaligned(q + i) == target, e1 = B::load_unaligned(q + i + lanes) == target;
-          const auto e2 = B::load_unaligned(q + i + 2 * lanes) == target, e3 = B::load_unaligned(q + i + 3 * lanes) == target;
-          if (xsimd::any((e0 | e1) | (e2 | e3))) {
-            const std::uint64_t bits = simd::lane_bits<Target>(e0) | simd::lane_bits<Target>(e1) << lanes |
-                                       simd::lane_bits<Target>(e2) << (2 * lanes) | simd::lane_bits<Target>(e3) << (3 * lanes);
-            return i + static_cast<std::size_t>(std::countr_zero(bits));
-          }
+          const B v[4] = {B::load_unaligned(q + i), B::load_unaligned(q + i + lanes), B::load_unaligned(q + i + 2 * lanes),
+                          B::load_unaligned(q + i + 3 * lanes)};
+          if (xsimd::any(((v[0] == target) | (v[1] == target)) | ((v[2] == target) | (v[3] == target))))
+            return i + first_equal<4>(v, target);
         }
       }
       for (; i + 2 * lanes <= n; i += 2 * lanes) {

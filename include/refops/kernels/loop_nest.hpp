@@ -13,7 +13,6 @@
 
 namespace refops::simd::inline REFOPS_KERNEL_ABI {
 
-//
 // Only the first `rank` entries of each array are ever written or read, and only they are
 // copied: zeroing the whole nest (232 bytes for two operands, a `rep stosq` from GCC, some 35
 // cycles on Zen) on every construction was about a sixth of a small call (ONE_HOT's seed

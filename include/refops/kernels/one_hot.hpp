@@ -333,31 +333,32 @@ void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, s
 // sequence position is compared against them.
 inline constexpr std::size_t inner_tile = 1024;
 
-// one_hot_position of n contiguous indices into positions of U's width, `none` for no_position.
-// Indices as wide as U take vectors: one index per output column, so for a short axis (depth
-// 16, axis 0) the scalar loop was a quarter of the call in cache (docs/decisions.md). In U's
-// arithmetic, a non-negative index u is a position when u < L; a negative one (wrapped) when
-// its magnitude 0 - u is at most L, at u + L.
+// one_hot_position of the n indices at index, index_step apart, into positions of U's width,
+// `none` for no_position. Contiguous indices as wide as U take vectors: one index per output
+// column, so for a short axis (depth 16, axis 0) the scalar loop was a quarter of the call in
+// cache (docs/decisions.md). In U's arithmetic, a non-negative index u is a position when
+// u < L; a negative one (wrapped) when its magnitude 0 - u is at most L, at u + L.
 template <class Target, class I, class U>
-void positions_of(const I* index, std::size_t n, std::uint64_t length, bool wrap_negative, U* position) {
+void positions_of(const I* index, std::ptrdiff_t index_step, std::size_t n, std::uint64_t length, bool wrap_negative,
+                  U* position) {
   constexpr U none = std::numeric_limits<U>::max();
   std::size_t k = 0;
   if constexpr (sizeof(I) == sizeof(U) && simd::is_vector_arch<Target>) {
     using batch = xsimd::batch<U, Target>;
-    const batch L(static_cast<U>(length)), nothing(none), zero(U{0});
-    for (; k + batch::size <= n; k += batch::size) {
+    const batch L(static_cast<U>(length)), nothing(none);
+    for (; index_step == 1 && k + batch::size <= n; k += batch::size) {
       const batch u = batch::load_unaligned(reinterpret_cast<const U*>(index + k));
       batch at = xsimd::select(u < L, u, nothing);
       if constexpr (std::is_signed_v<I>) {
         const auto negative = u > batch(static_cast<U>(std::numeric_limits<std::make_signed_t<U>>::max()));
-        const batch wrapped = wrap_negative ? xsimd::select(zero - u <= L, u + L, nothing) : nothing;
+        const batch wrapped = wrap_negative ? xsimd::select(batch(U{0}) - u <= L, u + L, nothing) : nothing;
         at = xsimd::select(negative, wrapped, at);
       }
       at.store_aligned(position + k);
     }
   }
   for (; k < n; ++k) {
-    const std::uint64_t at = one_hot_position(index[k], length, wrap_negative);
+    const std::uint64_t at = one_hot_position(index[static_cast<std::ptrdiff_t>(k) * index_step], length, wrap_negative);
     position[k] = at == no_position ? none : static_cast<U>(at);
   }
 }
@@ -370,7 +371,6 @@ template <class Target, class I, class U>
 void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, std::size_t a,
                    std::size_t inner, StoreStrategy stores) {
   using batch = xsimd::batch<U, Target>;
-  constexpr U none = std::numeric_limits<U>::max();
   const std::size_t length = nest.sizes[a];
   const std::ptrdiff_t step = nest.strides[out_operand][a];
   const std::size_t count = nest.sizes[inner];
@@ -384,15 +384,7 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
     for (std::size_t t = 0; t < count; t += inner_tile) {
       const std::size_t n = std::min(inner_tile, count - t);
       const I* index = p.indices + offset[index_operand] + static_cast<std::ptrdiff_t>(t) * index_step;
-      if (index_step == 1) {
-        positions_of<Target>(index, n, length, p.wrap_negative, position);
-      } else {
-        for (std::size_t k = 0; k < n; ++k) {
-          const std::uint64_t at =
-              one_hot_position(index[static_cast<std::ptrdiff_t>(k) * index_step], length, p.wrap_negative);
-          position[k] = at == no_position ? none : static_cast<U>(at);
-        }
-      }
+      positions_of<Target>(index, index_step, n, length, p.wrap_negative, position);
       U* tile = p.output + offset[out_operand] + static_cast<std::ptrdiff_t>(t);
       for (std::size_t j = 0; j < length; ++j) {
         const U here = static_cast<U>(j);
