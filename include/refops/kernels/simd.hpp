@@ -477,13 +477,16 @@ void store_span(U* p, std::size_t n, StoreStrategy s, VectorAt&& vector_at, Elem
             s == StoreStrategy::stream ? streamed_part<lanes, U>(reinterpret_cast<std::uintptr_t>(p), n) : StreamedPart{};
         if (part.last != 0) {
           if (part.first != 0) store_plain_vectors<Target>(p, 0, part.first, vector_at);
-          // Every vector of the part is aligned: no test per store.
+          // Every vector of the part is aligned: no test per store. The callable is copied: what
+          // it captures (copy_span's source) then stays in registers, where through the caller's
+          // reference it was loaded again after every streamed store, which may alias it.
+          auto at = vector_at;
           std::size_t i = part.first;
           for (; i + 2 * lanes <= part.last; i += 2 * lanes) {
-            stream_store<Target>(p + i, vector_at(i));
-            stream_store<Target>(p + i + lanes, vector_at(i + lanes));
+            stream_store<Target>(p + i, at(i));
+            stream_store<Target>(p + i + lanes, at(i + lanes));
           }
-          for (; i < part.last; i += lanes) stream_store<Target>(p + i, vector_at(i));
+          for (; i < part.last; i += lanes) stream_store<Target>(p + i, at(i));
           if (part.last != n) store_plain_vectors<Target>(p, part.last, n, vector_at);
           return;
         }
