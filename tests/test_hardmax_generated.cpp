@@ -99,6 +99,39 @@ TEST_CASE("HARDMAX1 with a late maximum and with ties across blocks", "[hardmax]
   }
 }
 
+TEST_CASE("HARDMAX1 columns: winners, ties and NaNs after many rows", "[hardmax][generated]") {
+  // After about 8 rows per lane per pass (up to 1024 rows for FLOAT16 on AVX-512), the
+  // columns' fold stores its state only for a pass where a lane wins. Every column here is a
+  // vector lane (40 columns: whole vectors and a tail on every path) whose maximum, a tie of
+  // it, a NaN or an infinity comes late, at a row drawn anywhere in a pass.
+  REFOPS_TEST_RNG(rng);
+  const std::uint32_t rows = 3001, width = 40;
+  for (DataType type : {DataType::float32, DataType::float16})
+    for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+      const Dims sizes{rows, width};
+      const Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, {0}, mode};
+      Buffer in = Buffer::for_tensor(desc.input);
+      const auto late = [&] { return static_cast<std::uint32_t>(rng.between(1100, rows - 1)); };
+      for (std::uint32_t j = 0; j < width; ++j) {
+        const bool negative = j % 5 == 1;  // a column of negative numbers: least magnitude wins
+        for (std::uint32_t r = 0; r < rows; ++r)
+          store(in, desc.input, {r, j}, static_cast<double>(negative ? rng.between_signed(-900, -2) : rng.between_signed(-50, 50)));
+        const std::uint32_t at = late();
+        switch (j % 5) {
+          case 0: store(in, desc.input, {at, j}, 1000.0); break;
+          case 1: store(in, desc.input, {at, j}, -1.0); break;
+          case 2:  // the maximum, and the same value again later
+            store(in, desc.input, {at - 3, j}, 500.0);
+            store(in, desc.input, {std::min(at + 5, rows - 1), j}, 500.0);
+            break;
+          case 3: store(in, desc.input, {at, j}, std::nan("")); break;
+          default: store(in, desc.input, {at, j}, rng.chance(0.5) ? INFINITY : -INFINITY); break;
+        }
+      }
+      check_all_archs(desc, in);
+    }
+}
+
 TEST_CASE("HARDMAX equals HARDMAX1 over the last axis", "[hardmax][generated]") {
   REFOPS_TEST_RNG(rng);
   for (int i = 0; i < 20; ++i) {

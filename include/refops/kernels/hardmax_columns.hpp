@@ -21,6 +21,8 @@
 
 #include <refops/kernels/hardmax_core.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -46,6 +48,9 @@ struct Columns : Lanes<Target, T> {
   // Passes of 16 rows helped 2 KiB FLOAT16 rows until those were grouped (reduce_grouped), and
   // cost rows of 4 KiB and more 40% (16 streams side by side), so 4 for every type.
   static constexpr std::size_t rows_at_once = 4;
+  // From this row on, a vector of lanes wins a pass with a probability of about 1/8 or less
+  // (random rows), and a pass skips the state's loads and stores when none wins (fold).
+  static constexpr std::uint64_t lazy_from_row = 8 * rows_at_once * lanes;
   // From this many rows per group on, the output is zero-filled and patched: the patches (one
   // per group) cost less than a compare-and-select of every output vector.
   static constexpr std::uint64_t patch_min_rows = 32;
@@ -294,9 +299,14 @@ struct Columns : Lanes<Target, T> {
   // Folds rows[0..count), positions first, first + 1, ..., into the state of groups [0, n);
   // position 0 starts it. Fixed != 0: count is Fixed and first is not 0.
   template <Compare C, std::size_t Fixed, class Lines>
-  static void fold(const T* const* rows, std::size_t any_count, std::size_t n, K nan_scalar, K* key, K* index,
+  static void fold(const T* const* all_rows, std::size_t any_count, std::size_t n, K nan_scalar, K* key, K* index,
                    K* index_high, std::uint64_t first, std::ptrdiff_t ahead, Lines& lines) {
     const std::size_t count = Fixed != 0 ? Fixed : any_count;
+    // A fixed pass's row pointers by value: through the caller's array they were loaded again
+    // after every store of the state, which may alias them.
+    std::array<const T*, Fixed> fixed_rows{};
+    if constexpr (Fixed != 0) std::copy_n(all_rows, Fixed, fixed_rows.begin());
+    const T* const* rows = Fixed != 0 ? fixed_rows.data() : all_rows;
     using F = std::conditional_t<C == Compare::keys, B, xsimd::batch<T, Target>>;
     static_assert(F::size == lanes);
     const B nan(nan_scalar);
@@ -305,25 +315,36 @@ struct Columns : Lanes<Target, T> {
       else return F::load_unaligned(p);
     };
     const std::size_t start = Fixed == 0 && first == 0 ? 1 : 0;
+    // Late passes load the positions and store the state only when a lane wins. Those loads
+    // and stores were as many memory operations as the pass's rows (Zen 1 has two address
+    // units for loads and stores together), and a lane's next win gets rarer with every row
+    // folded (rows_at_once / first, for rows in random order). Early on the test would
+    // mispredict often: 512 rows in cache ran 10-15% slower with it from the first pass.
+    const bool lazy = Fixed != 0 && first >= lazy_from_row;
     // The writer's state in registers (Lanes::LocalWriter).
     LocalWriter<Lines> writes = lines;
     std::size_t i = 0;
     for (; i + lanes <= n; i += lanes) {
       F best;
       B at(K(0)), at_high(K(0));
+      const auto load_positions = [&] {
+        at = B::load_aligned(index + i);
+        if constexpr (split_positions) at_high = B::load_aligned(index_high + i);
+      };
+      bool changed = true;
       if (Fixed == 0 && first == 0) {
         best = value(rows[0] + i);
       } else {
         if constexpr (std::is_same_v<F, B>) best = B::load_aligned(key + i);
         else best = xsimd::bitwise_cast<F>(B::load_aligned(key + i));
-        at = B::load_aligned(index + i);
-        if constexpr (split_positions) at_high = B::load_aligned(index_high + i);
+        if constexpr (Fixed == 0) load_positions();
       }
       if (ahead != 0 && i % (64 / sizeof(T)) == 0)
         for (std::size_t r = 0; r < count; ++r)
           simd::prefetch_ahead<2>(rows[r] + i, ahead * static_cast<std::ptrdiff_t>(sizeof(T)));
       // Row by row: a compare or two and two or three selects per row.
       const auto fold_each_row = [&] {
+        if constexpr (Fixed != 0) load_positions();
         for (std::size_t r = start; r < count; ++r) {
           const F x = value(rows[r] + i);
           const auto w = wins<C>(x, best);
@@ -331,6 +352,16 @@ struct Columns : Lanes<Target, T> {
           at = select_position<F>(w, B(low(first + r)), at);
           if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
         }
+      };
+      // A pass's maximum key per lane into the state: its first position where it beats it.
+      [[maybe_unused]] const auto fold_pass_key = [&](const auto& top) {  // generic: keys only (F is B)
+        const auto w = top > best;
+        changed = !lazy || xsimd::any(w);
+        if (!changed) return;
+        load_positions();
+        best = simd::max_of<Target>(best, top);
+        at = xsimd::select(w, B(low(first)), at);
+        if constexpr (split_positions) at_high = xsimd::select(w, B(high(first)), at_high);
       };
       if constexpr (C == Compare::keys && Fixed != 0 && simd::native_16bit_extremes<Target, K>) {
         // FLOAT16: the pass's maximum key per lane from three extremes of the raw bits, one
@@ -355,11 +386,7 @@ struct Columns : Lanes<Target, T> {
             xsimd::any(simd::max_of<Target>(uhi, UB(negative_inf)) != UB(negative_inf))) {
           fold_each_row();
         } else {
-          const B top = xsimd::select(hi >= B(K(0)), hi, B(K(0)) - (lo & B(std::numeric_limits<K>::max())));
-          const auto w = top > best;
-          best = simd::max_of<Target>(best, top);
-          at = xsimd::select(w, B(low(first)), at);
-          if constexpr (split_positions) at_high = xsimd::select(w, B(high(first)), at_high);
+          fold_pass_key(xsimd::select(hi >= B(K(0)), hi, B(K(0)) - (lo & B(std::numeric_limits<K>::max()))));
         }
       } else if constexpr (C == Compare::keys && Fixed != 0) {
         // The pass's maximum key per lane, and the pass's first position where it beats the
@@ -367,10 +394,7 @@ struct Columns : Lanes<Target, T> {
         // operations a vector already). resolve_passes finds the row within the pass.
         B top = value(rows[0] + i);
         for (std::size_t r = 1; r < count; ++r) top = simd::max_of<Target>(top, value(rows[r] + i));
-        const auto w = top > best;
-        best = simd::max_of<Target>(best, top);
-        at = xsimd::select(w, B(low(first)), at);
-        if constexpr (split_positions) at_high = xsimd::select(w, B(high(first)), at_high);
+        fold_pass_key(top);
       } else if constexpr (Fixed != 0) {
         // Values, as keys above: the pass's maximum, and the pass's first position where it
         // wins, which resolve_passes turns into the row. The maximum instructions pick NaNs by
@@ -388,17 +412,23 @@ struct Columns : Lanes<Target, T> {
           fold_each_row();
         } else {
           const auto w = wins<C>(top, best);
-          best = xsimd::select(w, top, best);
-          at = select_position<F>(w, B(low(first)), at);
-          if constexpr (split_positions) at_high = select_position<F>(w, B(high(first)), at_high);
+          changed = !lazy || xsimd::any(w);
+          if (changed) {
+            load_positions();
+            best = xsimd::select(w, top, best);
+            at = select_position<F>(w, B(low(first)), at);
+            if constexpr (split_positions) at_high = select_position<F>(w, B(high(first)), at_high);
+          }
         }
       } else {
         fold_each_row();
       }
-      if constexpr (std::is_same_v<F, B>) best.store_aligned(key + i);
-      else xsimd::bitwise_cast<B>(best).store_aligned(key + i);
-      at.store_aligned(index + i);
-      if constexpr (split_positions) at_high.store_aligned(index_high + i);
+      if (changed) {
+        if constexpr (std::is_same_v<F, B>) best.store_aligned(key + i);
+        else xsimd::bitwise_cast<B>(best).store_aligned(key + i);
+        at.store_aligned(index + i);
+        if constexpr (split_positions) at_high.store_aligned(index_high + i);
+      }
       for (std::size_t line = simd::cache_line_bytes; line <= count * sizeof(B); line += simd::cache_line_bytes) writes.step();
     }
     give_back(writes, lines);
