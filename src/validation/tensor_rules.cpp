@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <initializer_list>
 
@@ -199,11 +200,9 @@ void check_no_overlap(const Binding& output, std::uint64_t out_bytes, const Bind
     report_overlap(output, out_bytes, input, in_bytes, out);
 }
 
-}  // namespace
-
-void check_binding(const TensorDesc& desc, std::string_view tensor, std::span<const std::byte> buffer,
-                   std::vector<Diagnostic>& out) {
-  const std::uint64_t addressed = addressed_bytes(desc);
+// check_binding, given the tensor's addressed bytes.
+void check_binding(const TensorDesc& desc, std::uint64_t addressed, std::string_view tensor,
+                   std::span<const std::byte> buffer, std::vector<Diagnostic>& out) {
   const std::uint64_t needed = std::max<std::uint64_t>(addressed, desc.total_bytes);
   if (buffer.size() < needed) return report_small_buffer(desc, tensor, addressed, needed, buffer.size(), out);
   const std::size_t align = size_of(desc.data_type);  // a power of two
@@ -211,17 +210,32 @@ void check_binding(const TensorDesc& desc, std::string_view tensor, std::span<co
   if (past != 0) report_misaligned(desc, tensor, align, past, out);
 }
 
+}  // namespace
+
+void check_binding(const TensorDesc& desc, std::string_view tensor, std::span<const std::byte> buffer,
+                   std::vector<Diagnostic>& out) {
+  check_binding(desc, addressed_bytes(desc), tensor, buffer, out);
+}
+
 void check_no_overlap(const Binding& output, const Binding& input, std::vector<Diagnostic>& out) {
   check_no_overlap(output, addressed_bytes(output.desc), input, addressed_bytes(input.desc), out);
 }
 
 void check_bindings(const Binding& output, std::initializer_list<Binding> inputs, std::vector<Diagnostic>& out) {
+  // Each tensor's addressed bytes once: computing them again for the overlaps was a tenth of a
+  // small call (docs/performance.md, "Small calls").
+  constexpr std::size_t max_inputs = 4;
+  assert(inputs.size() <= max_inputs);
+  std::array<std::uint64_t, max_inputs> in_bytes{};
   const std::size_t before = out.size();
-  for (const Binding& input : inputs) check_binding(input.desc, input.tensor, input.buffer, out);
-  check_binding(output.desc, output.tensor, output.buffer, out);
-  if (out.size() != before) return;  // overlaps are only meaningful for buffers that hold their tensors
+  for (std::size_t i = 0; const Binding& input : inputs) {
+    in_bytes[i] = addressed_bytes(input.desc);
+    check_binding(input.desc, in_bytes[i++], input.tensor, input.buffer, out);
+  }
   const std::uint64_t out_bytes = addressed_bytes(output.desc);
-  for (const Binding& input : inputs) check_no_overlap(output, out_bytes, input, addressed_bytes(input.desc), out);
+  check_binding(output.desc, out_bytes, output.tensor, output.buffer, out);
+  if (out.size() != before) return;  // overlaps are only meaningful for buffers that hold their tensors
+  for (std::size_t i = 0; const Binding& input : inputs) check_no_overlap(output, out_bytes, input, in_bytes[i++], out);
 }
 
 void check_same_sizes(const TensorDesc& desc, std::string_view tensor, const TensorDesc& reference,
