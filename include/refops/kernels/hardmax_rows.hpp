@@ -413,24 +413,26 @@ struct Rows : Lanes<Target, T> {
   // holds a NaN or a row whose maximum is not a positive number.
   template <std::size_t M>
   [[gnu::always_inline]] static bool block_maxima_bits(const K* p, std::ptrdiff_t p_step, V& best) {
-    V top[8], high[8];
+    // The unsigned maximum is only tested for the whole block, so one running value holds it
+    // (eight, one per row, spilled the loads to the stack on Zen 1).
+    V top[8], high = load_bits(p);
     for (std::size_t r = 0; r < 8; ++r) {
       const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
-      top[r] = high[r] = load_bits(q);
+      top[r] = load_bits(q);
+      V row_high = top[r];
       for (std::size_t h = 1; h < M; ++h) {
         const V x = load_bits(q + h * 8);
         top[r] = _mm256_max_epi32(top[r], x);
-        high[r] = _mm256_max_epu32(high[r], x);
+        row_high = _mm256_max_epu32(row_high, x);
       }
+      high = _mm256_max_epu32(high, row_high);
     }
-    for (std::size_t half = 4; half > 0; half /= 2)  // a tree, not a chain
-      for (std::size_t r = 0; r < half; ++r) high[r] = _mm256_max_epu32(high[r], high[r + half]);
     best = shuffled_lane_maxima(top);
     // A NaN with the sign bit shows as unsigned bits above -inf's; one without, as a row's
     // signed maximum above +inf's; a maximum of 0 or below is not a positive number.
     const V negative_inf = _mm256_set1_epi32(static_cast<int>(0x80000000u | Traits<T>::inf));
     const V bad = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(high[0], negative_inf), negative_inf), _mm256_set1_epi32(-1)),
+        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(high, negative_inf), negative_inf), _mm256_set1_epi32(-1)),
         _mm256_or_si256(_mm256_cmpgt_epi32(best, _mm256_set1_epi32(static_cast<int>(Traits<T>::inf))),
                         _mm256_cmpgt_epi32(_mm256_set1_epi32(1), best)));
     return _mm256_testz_si256(bad, bad) != 0;
