@@ -186,6 +186,17 @@ TEST_CASE("rows off the vector grid store plainly only where a copy in 16-byte p
   CHECK_FALSE(simd::pieces_lose_while_reading(simd::StoreRates{}));
 }
 
+TEST_CASE("reductions stream in cache only where streaming stores beat memset far", "[arch]") {
+  simd::StoreRates zen1{7.9, 18.4, 60, 16u << 20};  // the Zen 1 guest: rep stosb is slow
+  CHECK(simd::streaming_far_ahead(zen1));
+  simd::StoreRates zen3{46.6, 45.8, 8, 64u << 20};  // a Zen 3 guest: a tie
+  CHECK_FALSE(simd::streaming_far_ahead(zen3));
+  CHECK_FALSE(simd::streaming_far_ahead(simd::StoreRates{31, 19, 15, 64u << 20}));  // issue 10's host
+  CHECK(simd::streaming_far_ahead(simd::StoreRates{20, 30, 15, 64u << 20}));     // 1.5 times: the edge
+  CHECK_FALSE(simd::streaming_far_ahead(simd::StoreRates{20, 29, 15, 64u << 20}));
+  CHECK_FALSE(simd::streaming_far_ahead(simd::StoreRates{}));  // nothing measured
+}
+
 // A line written both plain and streamed costs a partial write-combining flush (0.02-0.2 of
 // the aligned speed), so store_span's streamed part must own its lines whole.
 template <std::size_t Lanes, class U>
