@@ -353,15 +353,14 @@ struct Columns : Lanes<Target, T> {
           if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
         }
       };
-      // A pass's maximum key per lane into the state: its first position where it beats it.
-      [[maybe_unused]] const auto fold_pass_key = [&](const auto& top) {  // generic: keys only (F is B)
-        const auto w = top > best;
+      // A pass's maximum per lane into the state where it wins (w): the pass's first position.
+      [[maybe_unused]] const auto fold_pass = [&](const F& top, const auto& w) {
         changed = !lazy || xsimd::any(w);
         if (!changed) return;
         load_positions();
-        best = simd::max_of<Target>(best, top);
-        at = xsimd::select(w, B(low(first)), at);
-        if constexpr (split_positions) at_high = xsimd::select(w, B(high(first)), at_high);
+        best = xsimd::select(w, top, best);
+        at = select_position<F>(w, B(low(first)), at);
+        if constexpr (split_positions) at_high = select_position<F>(w, B(high(first)), at_high);
       };
       if constexpr (C == Compare::keys && Fixed != 0 && simd::native_16bit_extremes<Target, K>) {
         // FLOAT16: the pass's maximum key per lane from three extremes of the raw bits, one
@@ -386,7 +385,8 @@ struct Columns : Lanes<Target, T> {
             xsimd::any(simd::max_of<Target>(uhi, UB(negative_inf)) != UB(negative_inf))) {
           fold_each_row();
         } else {
-          fold_pass_key(xsimd::select(hi >= B(K(0)), hi, B(K(0)) - (lo & B(std::numeric_limits<K>::max()))));
+          const B top = xsimd::select(hi >= B(K(0)), hi, B(K(0)) - (lo & B(std::numeric_limits<K>::max())));
+          fold_pass(top, top > best);
         }
       } else if constexpr (C == Compare::keys && Fixed != 0) {
         // The pass's maximum key per lane, and the pass's first position where it beats the
@@ -394,7 +394,7 @@ struct Columns : Lanes<Target, T> {
         // operations a vector already). resolve_passes finds the row within the pass.
         B top = value(rows[0] + i);
         for (std::size_t r = 1; r < count; ++r) top = simd::max_of<Target>(top, value(rows[r] + i));
-        fold_pass_key(top);
+        fold_pass(top, top > best);
       } else if constexpr (Fixed != 0) {
         // Values, as keys above: the pass's maximum, and the pass's first position where it
         // wins, which resolve_passes turns into the row. The maximum instructions pick NaNs by
@@ -411,14 +411,7 @@ struct Columns : Lanes<Target, T> {
         if (xsimd::any(xsimd::isnan(sum))) {
           fold_each_row();
         } else {
-          const auto w = wins<C>(top, best);
-          changed = !lazy || xsimd::any(w);
-          if (changed) {
-            load_positions();
-            best = xsimd::select(w, top, best);
-            at = select_position<F>(w, B(low(first)), at);
-            if constexpr (split_positions) at_high = select_position<F>(w, B(high(first)), at_high);
-          }
+          fold_pass(top, wins<C>(top, best));
         }
       } else {
         fold_each_row();

@@ -55,9 +55,6 @@ inline bool stream_beats_rep(const StoreRates& r, std::size_t bytes, std::size_t
   return stream_ns < rep_ns;
 }
 
-// True when the host copies slower with its stores streamed in 16-byte pieces than with plain
-// stores (piece_copy_bytes_per_ns): a kernel that reads while it writes an output off the
-// vector grid then stores plainly. Unmeasured rates keep streaming.
 // True when this host's streaming stores write far faster than memset (1.5 times or more on
 // the measured buffer). Where they do, a kernel that streams its zeros while it reads beats
 // writing them through the cache even when its output fits the cache (choose_stores).
@@ -65,6 +62,9 @@ inline bool streaming_far_ahead(const StoreRates& r) {
   return r.buffer_bytes != 0 && r.rep_bytes_per_ns > 0 && r.stream_bytes_per_ns >= 1.5 * r.rep_bytes_per_ns;
 }
 
+// True when the host copies slower with its stores streamed in 16-byte pieces than with plain
+// stores (piece_copy_bytes_per_ns): a kernel that reads while it writes an output off the
+// vector grid then stores plainly. Unmeasured rates keep streaming.
 inline bool pieces_lose_while_reading(const StoreRates& r) {
   return r.piece_copy_bytes_per_ns > 0 && r.plain_copy_bytes_per_ns > r.piece_copy_bytes_per_ns;
 }

@@ -90,13 +90,12 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
   if (const auto env = stores_from_environment()) return *env;
   const std::size_t bytes = std::max(request.call_bytes, needs.output_bytes);
   const bool sparse_on_zero = needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse;
-  if constexpr (has_streaming_stores<Target>) {
-    if (bytes < streaming_threshold_bytes() && needs.fills_while_reading && bytes > cache_topology().l2_bytes &&
-        streaming_far_ahead(store_rates<Target>()))
-      return StoreStrategy::stream;
-  }
-  if (bytes < streaming_threshold_bytes())
+  if (bytes < streaming_threshold_bytes()) {
+    if constexpr (has_streaming_stores<Target>)
+      if (needs.fills_while_reading && bytes > cache_topology().l2_bytes && streaming_far_ahead(store_rates<Target>()))
+        return StoreStrategy::stream;
     return sparse_on_zero && !needs.plain_patches_in_l1 ? StoreStrategy::rep : StoreStrategy::plain;
+  }
   if constexpr (!has_streaming_stores<Target>) return sparse_on_zero ? StoreStrategy::rep : StoreStrategy::plain;
   if (sparse_on_zero && !needs.fills_while_reading &&
       !stream_beats_rep(rates_for_call<Target>(needs.block, needs.output_bytes, bytes), bytes, needs.bytes_per_sparse))
