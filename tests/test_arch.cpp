@@ -197,6 +197,30 @@ TEST_CASE("reductions stream in cache only where streaming stores beat memset fa
   CHECK_FALSE(simd::streaming_far_ahead(simd::StoreRates{}));  // nothing measured
 }
 
+TEST_CASE("lagged or leading stores keep half a page from the loads in page offset", "[arch]") {
+  using simd::lag_apart_from_loads, simd::lead_apart_from_loads, simd::page_offset_distance;
+  const std::uintptr_t load = 0x10000040;
+  CHECK(page_offset_distance(load + 16, load) == 16);
+  CHECK(page_offset_distance(load - 16, load) == 16);
+  CHECK(page_offset_distance(load + 4096 + 2048, load) == 2048);
+  // Already a quarter page apart: no lag, no lead.
+  CHECK(lag_apart_from_loads(load + 1024, load, 64, 64, 1u << 20) == 0);
+  CHECK(lead_apart_from_loads(load + 3072, load, 64) == 0);
+  // 16 bytes apart (NumPy's +16 against a page-aligned input): half a page after the shift.
+  for (std::uintptr_t apart : {0u, 16u, 64u, 512u, 4080u}) {
+    INFO("apart " << apart);
+    const std::size_t lag = lag_apart_from_loads(load + apart, load, 64, 64, 8192);
+    CHECK(lag % 64 == 0);
+    CHECK(page_offset_distance(load + apart - lag, load) >= 2048 - 32);
+    const std::size_t lead = lead_apart_from_loads(load + apart, load, 64);
+    CHECK(lead < 4096);
+    CHECK(page_offset_distance(load + apart + lead, load) >= 2048 - 32);
+  }
+  // The lag stays within [first, last] on its step: the best reachable, or none.
+  CHECK(lag_apart_from_loads(load, load, 1024, 1024, 1024) == 1024);
+  CHECK(lag_apart_from_loads(load, load, 1024, 1024, 1000) == 0);
+}
+
 // A line written both plain and streamed costs a partial write-combining flush (0.02-0.2 of
 // the aligned speed), so store_span's streamed part must own its lines whole.
 template <std::size_t Lanes, class U>

@@ -99,6 +99,31 @@ TEST_CASE("HARDMAX1 with a late maximum and with ties across blocks", "[hardmax]
   }
 }
 
+TEST_CASE("HARDMAX1 with outputs at every page offset from the input's (lagged and leading stores)", "[hardmax][generated]") {
+  // Long rows write each row's output a row and a tail of whole blocks behind its loads, and
+  // interleaved groups stream their zeros ahead of theirs, by what keeps stores and loads half a
+  // page apart in page offset (simd::lag_apart_from_loads). Output offsets 176 bytes apart cover
+  // every distance, so rows take each split of head and tail, the tail with and without the 1,
+  // and their 1s fall in every part (maxima, ties and NaNs drawn anywhere).
+  REFOPS_TEST_RNG(rng);
+  struct Shape { Dims sizes; Dims axes; };
+  const Shape shapes[] = {
+      {{5, 1024}, {1}},      // rows of 4 KiB (FLOAT32): a tail of 1 to 3 blocks
+      {{6, 1500}, {1}},      // rows off the line grid
+      {{4, 3000}, {1}},      // rows of several pages (FLOAT32)
+      {{5, 300}, {1}},       // rows too short for a tail
+      {{4, 8, 256}, {0, 2}}, // interleaved groups, one dense output
+  };
+  for (const Shape& shape : shapes)
+    for (DataType type : {DataType::float32, DataType::float16})
+      for (std::size_t out_misalign = 0; out_misalign < 4096; out_misalign += 176) {
+        const NanMode mode = rng.chance(0.5) ? NanMode::propagate : NanMode::ignore;
+        Hardmax1Desc desc{{type, shape.sizes, {}, 0}, {type, shape.sizes, {}, 0}, shape.axes, mode};
+        INFO("output " << out_misalign << " bytes past a 64-byte boundary");
+        check_all_archs(desc, make_input(desc.input, rng, rng.chance(0.3) ? 0.002 : 0.0, 0), out_misalign);
+      }
+}
+
 TEST_CASE("HARDMAX1 columns: winners, ties and NaNs after many rows", "[hardmax][generated]") {
   // After about 8 rows per lane per pass (up to 1024 rows for FLOAT16 on AVX-512), the
   // columns' fold stores its state only for a pass where a lane wins. Every column here is a

@@ -438,10 +438,14 @@ struct Rows : Lanes<Target, T> {
     return _mm256_testz_si256(bad, bad) != 0;
   }
 
-  // Writes the 8 rows at p whose maxima are `best` (block_maxima_bits).
+  // Writes the 8 rows at p whose maxima are `best` (block_maxima_bits). Every row is located
+  // before any is written: a row's stores followed by the next row's loads 16 bytes past them
+  // in page offset (outputs at +16 bytes, simd::page_offset_period) held rows of 16 at 0.42 of
+  // memcpy on Zen 1.
   template <std::size_t M, VectorStores S>
   [[gnu::always_inline]] static void write_block_bits(const K* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, V best,
                                                       const Window& window) {
+    std::uint32_t at[8];
     for (std::size_t r = 0; r < 8; ++r) {
       const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
       const V target = _mm256_permutevar8x32_epi32(best, _mm256_set1_epi32(shuffled_lane[r]));
@@ -450,9 +454,9 @@ struct Rows : Lanes<Target, T> {
         equal |= static_cast<std::uint64_t>(static_cast<unsigned>(
                      _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load_bits(q + h * 8), target)))))
                  << (h * 8);
-      write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, static_cast<std::size_t>(std::countr_zero(equal)),
-                            window);
+      at[r] = static_cast<std::uint32_t>(std::countr_zero(equal));
     }
+    for (std::size_t r = 0; r < 8; ++r) write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window);
   }
 
   template <std::size_t M, VectorStores S>
@@ -555,42 +559,124 @@ struct Rows : Lanes<Target, T> {
         reinterpret_cast<K*>(p), n, stores, part_vector(one_at, zero), part_element(one_at));
   }
 
-  // The first maximum of the row at g (`row` elements), writing the previous row's output
-  // (when `previous` is not null) in step with this row's loads: SpanWriter. Plain stores
-  // write zeros and then patch the 1, as write_part does: the part writer's test per vector
-  // (is the 1 in it?) took a third of the time of a row in cache, where the kernel is bound
-  // by its instructions (512 x 1024 FLOAT32 rows: 41 to 59 GB/s, Zen 3).
-  static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* previous,
-                                      std::size_t previous_one, StoreStrategy stores) {
-    const std::size_t n = previous != nullptr ? row : 0;
+  // A row read whose output is not all written: its head [0, split) is written while the next
+  // row is read, its tail [split, row) while the row after that starts. So the stores lag the
+  // loads by a row and a tail, which keeps them apart in page offset
+  // (simd::lag_apart_from_loads; for packed rows the tail ends where the next head begins, and
+  // the stores go out in memory order). The tail is whole blocks, so the row after next is
+  // scanned in the same blocks while it writes first the tail and then the next head.
+  struct PendingRow {
+    U* out = nullptr;  // null: no row
+    std::size_t one_at = no_one, split = 0;
+  };
+
+  // Where the head of the row whose output is at `out` ends, written beside the loads of the
+  // row at `next_in`.
+  static std::size_t split_for(const U* out, const T* next_in, std::size_t row) {
+    if (row < 2 * block) return row;
+    constexpr std::size_t block_bytes = block * sizeof(U);
+    const std::size_t lag = simd::lag_apart_from_loads(reinterpret_cast<std::uintptr_t>(out),
+                                                       reinterpret_cast<std::uintptr_t>(next_in), block_bytes,
+                                                       block_bytes, (row - lanes) * sizeof(U));
+    return row - lag / sizeof(U);
+  }
+
+  // The first maximum of the row at g (`row` elements), writing in step with its loads the
+  // tail_n elements at `tail` (the 1 at tail_one) and then the head_n at `head` (the 1 at
+  // head_one): SpanWriter. tail_n is whole blocks. Plain stores write zeros and then patch the
+  // 1s, as write_part does: the part writer's test per vector (is the 1 in it?) took a third of
+  // the time of a row in cache, where the kernel is bound by its instructions (512 x 1024
+  // FLOAT32 rows: 41 to 59 GB/s, Zen 3). Inlined into the row loop: called, with its two
+  // writers, FLOAT16 rows of 2 KiB ran 10% slower (Zen 1).
+  [[gnu::always_inline]] static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* tail,
+                                                             std::size_t tail_n, std::size_t tail_one, U* head,
+                                                             std::size_t head_n, std::size_t head_one, StoreStrategy stores) {
     if (stores != StoreStrategy::stream) {
-      auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(previous), n, stores);
-      const std::size_t at = scan_row_with(g, row, nan, stop, zeros);
-      patch_one(previous, n, previous_one);  // n is 0 without a previous row
+      auto tail_zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(tail), tail_n, stores);
+      auto head_zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(head), head_n, stores);
+      const std::size_t at = scan_row_with(g, row, nan, stop, tail_n, tail_zeros, head_zeros);
+      patch_one(tail, tail_n, tail_one);  // n is 0 without a row
+      patch_one(head, head_n, head_one);
       return at;
     }
     // By value: a vector store may alias any memory, so a vector reached through a reference
     // is loaded again after every store.
-    auto writer = part_writer(previous, n, previous != nullptr ? previous_one : no_one, stores);
-    return scan_row_with(g, row, nan, stop, writer);
+    auto tail_writer = part_writer(tail, tail_n, tail_one, stores);
+    auto head_writer = part_writer(head, head_n, head_one, stores);
+    return scan_row_with(g, row, nan, stop, tail_n, tail_writer, head_writer);
   }
 
-  // scan_row_writing with a writer.
-  template <class Writer>
-  [[gnu::always_inline]] static std::size_t scan_row_with(const T* g, std::size_t row, K nan, K stop, Writer& writer) {
-    K best = key_at(g, nan);
-    std::size_t best_block = 0;
-    bool done = best == stop;  // a leading NaN under propagate: nothing can beat it
-    for (std::size_t b = 0; b < row; b += block) {
-      const std::size_t n = std::min(block, row - b);
-      if (!done && scan_block(g + b, n, nan, best, writer)) {
-        best_block = b;
-        done = best == stop;
+  // One row per group: each row read writes the tail of the row before last and the head of
+  // the last row (PendingRow), then what is left after the last row.
+  static void run_long_rows(const simd::LoopNest<2>& kept, std::size_t row, const T* in, U* out, K nan, K stop,
+                            StoreStrategy stores) {
+    PendingRow before_last, last;
+    // split_for depends only on the rows' distance in page offset (the same for every row of a
+    // packed tensor), and its search, made for every row, showed as 5% of a run's samples
+    // against the kernel's 25-30%: kept.
+    std::uintptr_t split_key = ~std::uintptr_t{0};
+    std::size_t split = row;
+    // Where a row's 1 lies in its part from element `from` on (no_one: before it).
+    const auto one_within = [](std::size_t one_at, std::size_t from) { return one_at >= from ? one_at - from : no_one; };
+    for_each_group(kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
+      const T* g = in + in_offset;
+      if (last.out != nullptr) {
+        const std::uintptr_t key =
+            (reinterpret_cast<std::uintptr_t>(last.out) - reinterpret_cast<std::uintptr_t>(g)) % simd::page_offset_period;
+        if (key != split_key) split = split_for(last.out, g, row), split_key = key;
+        last.split = split;
       }
-      writer.advance(b + n);
+      const bool has_tail = before_last.out != nullptr && before_last.split < row;
+      const std::size_t one_at = scan_row_writing(
+          g, row, nan, stop, has_tail ? before_last.out + before_last.split : nullptr, has_tail ? row - before_last.split : 0,
+          one_within(before_last.one_at, before_last.split), last.out, last.out != nullptr ? last.split : 0,
+          last.one_at < last.split ? last.one_at : no_one, stores);
+      before_last = last;
+      last = {out + out_offset, one_at, row};
+    });
+    // What is left: the tail of before_last, then all of last. (Streamed as the others:
+    // write_part would store ends plain that SpanWriter streams.)
+    const auto write = [&](U* p, std::size_t n, std::size_t one_at) {
+      if (stores == StoreStrategy::stream) part_writer(p, n, one_at, stores).finish();
+      else write_part(p, n, one_at, stores);
+    };
+    if (before_last.out != nullptr && before_last.split < row)
+      write(before_last.out + before_last.split, row - before_last.split, one_within(before_last.one_at, before_last.split));
+    if (last.out != nullptr) write(last.out, row, last.one_at);
+  }
+
+  // scan_row_writing with writers: `first` beside the loads of the first first_n elements (whole
+  // blocks), `second` beside the rest.
+  template <class First, class Second>
+  [[gnu::always_inline]] static std::size_t scan_row_with(const T* g, std::size_t row, K nan, K stop, std::size_t first_n,
+                                                          First& first, Second& second) {
+    RowScan scan{key_at(g, nan)};
+    scan.done = scan.best == stop;  // a leading NaN under propagate: nothing can beat it
+    scan_part(g, 0, first_n, nan, stop, scan, first);
+    scan_part(g, first_n, row, nan, stop, scan, second);
+    return scan.best_block + locate(g + scan.best_block, std::min(block, row - scan.best_block), nan, scan.best);
+  }
+
+  // A row's scan so far: its best key, the block that holds it, whether nothing can beat it.
+  struct RowScan {
+    K best;
+    std::size_t best_block = 0;
+    bool done = false;
+  };
+
+  // Elements [from, to) of the row at g, whole blocks from `from`, with `writer` beside them.
+  template <class Writer>
+  [[gnu::always_inline]] static void scan_part(const T* g, std::size_t from, std::size_t to, K nan, K stop, RowScan& scan,
+                                               Writer& writer) {
+    for (std::size_t b = from; b < to; b += block) {
+      const std::size_t n = std::min(block, to - b);
+      if (!scan.done && scan_block(g + b, n, nan, scan.best, writer)) {
+        scan.best_block = b;
+        scan.done = scan.best == stop;
+      }
+      writer.advance(b + n - from);
     }
     writer.finish();
-    return best_block + locate(g + best_block, std::min(block, row - best_block), nan, best);
   }
 
   // The first maximum of a group of rows (`red` without its innermost dimension gives the
@@ -740,6 +826,11 @@ struct Rows : Lanes<Target, T> {
     const bool zeroed = zeros_first || zeros_while_reading;
     if (zeros_first) simd::fill_span<Target>(out, elements, U{0}, stores);
     auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out), one_writer ? elements : 0, stores);
+    // The zeros run ahead of the loads by what keeps them apart in page offset (outputs 16 bytes
+    // past the input's offset ran at 0.62-0.71 of memcpy on Zen 1, half a page past at 0.93).
+    if (one_writer)
+      zeros.advance(simd::lead_apart_from_loads(reinterpret_cast<std::uintptr_t>(out), reinterpret_cast<std::uintptr_t>(in),
+                                                simd::cache_line_bytes) / sizeof(U));
     simd::for_each_offset(outside, outside.rank, [&](const std::array<std::ptrdiff_t, 2>& base) {
       for (std::size_t c0 = 0; c0 < all.sizes[split]; c0 += units_per_chunk) {
         const std::size_t units = std::min(units_per_chunk, all.sizes[split] - c0);
@@ -801,20 +892,7 @@ struct Rows : Lanes<Target, T> {
       }
     }
     if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
-    if (outer == 0 && out_step == 1) {
-      U* previous = nullptr;  // the last row read, whose output is not written yet
-      std::size_t previous_one = 0;
-      for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
-        previous_one = scan_row_writing(in + in_offset, row, nan, stop, previous, previous_one, stores);
-        previous = out + out_offset;
-      });
-      // The last row as the others (streamed, write_part would store ends plain that
-      // SpanWriter streams).
-      if (previous == nullptr) return;
-      if (stores == StoreStrategy::stream) part_writer(previous, row, previous_one, stores).finish();
-      else write_part(previous, row, previous_one, stores);
-      return;
-    }
+    if (outer == 0 && out_step == 1) return run_long_rows(plan.kept, row, in, out, nan, stop, stores);
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
       const T* g = in + in_offset;
       U* o = out + out_offset;

@@ -292,6 +292,44 @@ std::size_t elements_to_line(std::uintptr_t address) {
   return ((cache_line_bytes - address % cache_line_bytes) % cache_line_bytes) / sizeof(U);
 }
 
+// Page-offset aliasing ("4K aliasing"): a core matches a load against the older stores still
+// in its store queue by the low 12 bits of their addresses first, and a load whose page offset
+// falls in a pending store's waits on it as if it read what the store writes. A loop that loads
+// one stream while it stores another in step, the stores' page offset a few lines ahead of the
+// loads', then runs at half speed: HARDMAX rows of 1024 floats, whose output rows were written
+// a row behind the input rows, 16 to 64 bytes ahead in page offset, ran at 0.53-0.61 of memcpy
+// on Zen 1, and at 0.87-0.93 with 1 to 3 KiB between them (docs/performance.md). So such a
+// loop lags its stores (lag_apart_from_loads).
+inline constexpr std::size_t page_offset_period = 4096;
+
+// How far apart in page offset (0 to half a page, either way) a store at `store` is from a
+// load at `load`.
+inline std::size_t page_offset_distance(std::uintptr_t store, std::uintptr_t load) {
+  const std::size_t d = (store - load) % page_offset_period;
+  return std::min(d, page_offset_period - d);
+}
+
+// A lag, in bytes, for stores made at `store - lag` beside loads at `load`: 0 when that is a
+// quarter page apart already, else the one of first, first + step, ... (at most `last`) that is
+// farthest apart (0 if none is farther).
+inline std::size_t lag_apart_from_loads(std::uintptr_t store, std::uintptr_t load, std::size_t first, std::size_t step,
+                                        std::size_t last) {
+  std::size_t best_lag = 0, best = page_offset_distance(store, load);
+  if (best >= page_offset_period / 4) return 0;
+  for (std::size_t lag = first; lag <= last && lag < first + page_offset_period; lag += step) {
+    const std::size_t d = page_offset_distance(store - lag, load);
+    if (d > best) best = d, best_lag = lag;
+  }
+  return best_lag;
+}
+
+// A lead, in bytes (a whole number of `step`s below a page), for stores made at `store + lead`
+// beside loads at `load`: the lag of lag_apart_from_loads a page later.
+inline std::size_t lead_apart_from_loads(std::uintptr_t store, std::uintptr_t load, std::size_t step) {
+  const std::size_t lag = lag_apart_from_loads(store + page_offset_period, load, step, step, page_offset_period - step);
+  return lag == 0 ? 0 : page_offset_period - lag;
+}
+
 // The streamed part [first, last) of a span of n elements at `address`, when it has one.
 struct StreamedPart {
   std::size_t first = 0, last = 0;
