@@ -103,19 +103,22 @@ StoreRates time_fills(unsigned char* block, std::size_t bytes, int passes) {
 }
 
 // Times a copy of the first half of `bytes` at `block` to the second half, 16 bytes past the
-// vector grid, `passes` times each way alternately (the fastest pass of each counts): its
-// stores streamed in 16-byte pieces, and plain. A kernel that reads while it streams pieces
-// (HARDMAX's rows at +16 bytes) pays what this copy pays: on a Zen 1 guest such a copy ran at
-// 4.2 GB/s against 12.6 plain and 19 for a copy streamed in aligned 32-byte vectors, while
-// on Zen 3 HARDMAX's rows of 16 in pieces ran at 0.87-0.92 of memcpy against 0.46-0.51 plain.
+// vector grid and half a page past the source in page offset, `passes` times each way
+// alternately (the fastest pass of each counts): its stores streamed in 16-byte pieces, and
+// plain. A kernel that reads while it streams pieces (HARDMAX's rows at +16 bytes) pays what
+// this copy pays. On the Zen 1 guest this copy runs at 16.0 GB/s in pieces against 11.6 plain;
+// 16 bytes apart in page offset it ran at 7.6 against 10.8 (4.2 against 12.6 once), which was
+// the aliasing, not the pieces (simd.hpp, page_offset_period).
 template <class Target>  // Target has streaming stores
 void time_piece_copies(unsigned char* block, std::size_t bytes, int passes, StoreRates& rates) {
   using batch = xsimd::batch<unsigned char, Target>;
   if constexpr (sizeof(batch) > 16) {
     constexpr std::size_t lanes = batch::size;
-    const std::size_t n = (bytes / 2 - 2 * lanes) / lanes * lanes;
+    // Half a page apart in page offset, as the kernels keep their loads and stores.
+    const std::size_t apart = page_offset_period / 2 + 16;
+    const std::size_t n = (bytes / 2 - apart - 2 * lanes) / lanes * lanes;
     const unsigned char* src = block;
-    unsigned char* dst = block + bytes / 2 + 16;
+    unsigned char* dst = block + bytes / 2 + apart;
     double piece_ns = 1e300, plain_ns = 1e300;
     for (int pass = 0; pass < passes; ++pass) {
       auto t = std::chrono::steady_clock::now();
