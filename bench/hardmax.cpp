@@ -55,6 +55,7 @@ REFOPS_BENCH_CASE(hardmax_case("f32_65536x1024_axis_last", DataType::float32, {6
 REFOPS_BENCH_CASE(hardmax_case("f32_65536x1024_axis_0", DataType::float32, {65536, 1024}, {0}));
 REFOPS_BENCH_CASE(hardmax_case("f32_16384x4096_axis_0", DataType::float32, {16384, 4096}, {0}));
 REFOPS_BENCH_CASE(hardmax_case("f32_256x1024x256_axes_0_2", DataType::float32, {256, 1024, 256}, {0, 2}));
+REFOPS_BENCH_CASE(hardmax_case("f32_256x1024x256_axes_0_2", DataType::float32, {256, 1024, 256}, {0, 2}, numpy_offset));
 REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_last", DataType::float16, {65536, 1024}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_0", DataType::float16, {65536, 1024}, {0}));
 REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_last_2MiB", DataType::float32, {512, 1024}, {1}));
