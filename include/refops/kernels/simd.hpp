@@ -520,9 +520,24 @@ void store_span(U* p, std::size_t n, StoreStrategy s, VectorAt&& vector_at, Elem
           // reference it was loaded again after every streamed store, which may alias it.
           auto at = vector_at;
           std::size_t i = part.first;
-          for (; i + 2 * lanes <= part.last; i += 2 * lanes) {
-            stream_store<Target>(p + i, at(i));
-            stream_store<Target>(p + i + lanes, at(i + lanes));
+          // Four vectors are loaded ahead of the four streamed before them, so a copy whose
+          // destination is just past its source in page offset (Trilu's rows at +16 bytes)
+          // never loads right after a store to the same page offset (page_offset_period).
+          if (i + 4 * lanes <= part.last) {
+            auto a = at(i), b = at(i + lanes), c = at(i + 2 * lanes), d = at(i + 3 * lanes);
+            for (; i + 8 * lanes <= part.last; i += 4 * lanes) {
+              const auto e = at(i + 4 * lanes), f = at(i + 5 * lanes), g = at(i + 6 * lanes), h = at(i + 7 * lanes);
+              stream_store<Target>(p + i, a);
+              stream_store<Target>(p + i + lanes, b);
+              stream_store<Target>(p + i + 2 * lanes, c);
+              stream_store<Target>(p + i + 3 * lanes, d);
+              a = e, b = f, c = g, d = h;
+            }
+            stream_store<Target>(p + i, a);
+            stream_store<Target>(p + i + lanes, b);
+            stream_store<Target>(p + i + 2 * lanes, c);
+            stream_store<Target>(p + i + 3 * lanes, d);
+            i += 4 * lanes;
           }
           for (; i < part.last; i += lanes) stream_store<Target>(p + i, at(i));
           if (part.last != n) store_plain_vectors<Target>(p, part.last, n, vector_at);
