@@ -17,6 +17,7 @@
 #include <refops/kernels/hardmax_core.hpp>
 
 #include <bit>
+#include <initializer_list>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
@@ -568,7 +569,18 @@ struct Rows : Lanes<Target, T> {
   struct PendingRow {
     U* out = nullptr;  // null: no row
     std::size_t one_at = no_one, split = 0;
+
+    // A part of the row's output: n elements at p, the 1 at `one` (no_one: not in it).
+    struct Part {
+      U* p = nullptr;
+      std::size_t n = 0, one = no_one;
+    };
+    Part head() const { return out == nullptr ? Part{} : Part{out, split, one_at < split ? one_at : no_one}; }
+    Part tail(std::size_t row) const {
+      return out == nullptr ? Part{} : Part{out + split, row - split, one_at >= split ? one_at - split : no_one};
+    }
   };
+  using Part = typename PendingRow::Part;
 
   // Where the head of the row whose output is at `out` ends, written beside the loads of the
   // row at `next_in`.
@@ -582,28 +594,26 @@ struct Rows : Lanes<Target, T> {
   }
 
   // The first maximum of the row at g (`row` elements), writing in step with its loads the
-  // tail_n elements at `tail` (the 1 at tail_one) and then the head_n at `head` (the 1 at
-  // head_one): SpanWriter. tail_n is whole blocks. Plain stores write zeros and then patch the
-  // 1s, as write_part does: the part writer's test per vector (is the 1 in it?) took a third of
-  // the time of a row in cache, where the kernel is bound by its instructions (512 x 1024
-  // FLOAT32 rows: 41 to 59 GB/s, Zen 3). Inlined into the row loop: called, with its two
-  // writers, FLOAT16 rows of 2 KiB ran 10% slower (Zen 1).
-  [[gnu::always_inline]] static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, U* tail,
-                                                             std::size_t tail_n, std::size_t tail_one, U* head,
-                                                             std::size_t head_n, std::size_t head_one, StoreStrategy stores) {
+  // `tail` part and then the `head` part: SpanWriter. tail.n is whole blocks. Plain stores write
+  // zeros and then patch the 1s, as write_part does: the part writer's test per vector (is the
+  // 1 in it?) took a third of the time of a row in cache, where the kernel is bound by its
+  // instructions (512 x 1024 FLOAT32 rows: 41 to 59 GB/s, Zen 3). Inlined into the row loop:
+  // called, with its two writers, FLOAT16 rows of 2 KiB ran 10% slower (Zen 1).
+  [[gnu::always_inline]] static std::size_t scan_row_writing(const T* g, std::size_t row, K nan, K stop, Part tail,
+                                                             Part head, StoreStrategy stores) {
     if (stores != StoreStrategy::stream) {
-      auto tail_zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(tail), tail_n, stores);
-      auto head_zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(head), head_n, stores);
-      const std::size_t at = scan_row_with(g, row, nan, stop, tail_n, tail_zeros, head_zeros);
-      patch_one(tail, tail_n, tail_one);  // n is 0 without a row
-      patch_one(head, head_n, head_one);
+      auto tail_zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(tail.p), tail.n, stores);
+      auto head_zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(head.p), head.n, stores);
+      const std::size_t at = scan_row_with(g, row, nan, stop, tail.n, tail_zeros, head_zeros);
+      patch_one(tail.p, tail.n, tail.one);  // n is 0 without a row
+      patch_one(head.p, head.n, head.one);
       return at;
     }
     // By value: a vector store may alias any memory, so a vector reached through a reference
     // is loaded again after every store.
-    auto tail_writer = part_writer(tail, tail_n, tail_one, stores);
-    auto head_writer = part_writer(head, head_n, head_one, stores);
-    return scan_row_with(g, row, nan, stop, tail_n, tail_writer, head_writer);
+    auto tail_writer = part_writer(tail.p, tail.n, tail.one, stores);
+    auto head_writer = part_writer(head.p, head.n, head.one, stores);
+    return scan_row_with(g, row, nan, stop, tail.n, tail_writer, head_writer);
   }
 
   // One row per group: each row read writes the tail of the row before last and the head of
@@ -616,8 +626,6 @@ struct Rows : Lanes<Target, T> {
     // against the kernel's 25-30%: kept.
     std::uintptr_t split_key = ~std::uintptr_t{0};
     std::size_t split = row;
-    // Where a row's 1 lies in its part from element `from` on (no_one: before it).
-    const auto one_within = [](std::size_t one_at, std::size_t from) { return one_at >= from ? one_at - from : no_one; };
     for_each_group(kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
       const T* g = in + in_offset;
       if (last.out != nullptr) {
@@ -626,23 +634,17 @@ struct Rows : Lanes<Target, T> {
         if (key != split_key) split = split_for(last.out, g, row), split_key = key;
         last.split = split;
       }
-      const bool has_tail = before_last.out != nullptr && before_last.split < row;
-      const std::size_t one_at = scan_row_writing(
-          g, row, nan, stop, has_tail ? before_last.out + before_last.split : nullptr, has_tail ? row - before_last.split : 0,
-          one_within(before_last.one_at, before_last.split), last.out, last.out != nullptr ? last.split : 0,
-          last.one_at < last.split ? last.one_at : no_one, stores);
+      const std::size_t one_at = scan_row_writing(g, row, nan, stop, before_last.tail(row), last.head(), stores);
       before_last = last;
       last = {out + out_offset, one_at, row};
     });
-    // What is left: the tail of before_last, then all of last. (Streamed as the others:
-    // write_part would store ends plain that SpanWriter streams.)
-    const auto write = [&](U* p, std::size_t n, std::size_t one_at) {
-      if (stores == StoreStrategy::stream) part_writer(p, n, one_at, stores).finish();
-      else write_part(p, n, one_at, stores);
-    };
-    if (before_last.out != nullptr && before_last.split < row)
-      write(before_last.out + before_last.split, row - before_last.split, one_within(before_last.one_at, before_last.split));
-    if (last.out != nullptr) write(last.out, row, last.one_at);
+    // What is left: the tail of before_last, then all of last (its head is the whole row).
+    // Streamed as the others: write_part would store ends plain that SpanWriter streams.
+    for (const Part& part : {before_last.tail(row), last.head()}) {
+      if (part.n == 0) continue;
+      if (stores == StoreStrategy::stream) part_writer(part.p, part.n, part.one, stores).finish();
+      else write_part(part.p, part.n, part.one, stores);
+    }
   }
 
   // scan_row_writing with writers: `first` beside the loads of the first first_n elements (whole

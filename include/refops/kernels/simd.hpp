@@ -299,7 +299,8 @@ std::size_t elements_to_line(std::uintptr_t address) {
 // loads', then runs at half speed: HARDMAX rows of 1024 floats, whose output rows were written
 // a row behind the input rows, 16 to 64 bytes ahead in page offset, ran at 0.53-0.61 of memcpy
 // on Zen 1, and at 0.87-0.93 with 1 to 3 KiB between them (docs/performance.md). So such a
-// loop lags its stores (lag_apart_from_loads).
+// loop lags its stores (lag_apart_from_loads) or leads them (lead_apart_from_loads), and a
+// copy loads ahead of what it stores (store_span).
 inline constexpr std::size_t page_offset_period = 4096;
 
 // How far apart in page offset (0 to half a page, either way) a store at `store` is from a
