@@ -223,6 +223,50 @@ TEST_CASE("problems refops's descriptions cannot hold are diagnostics, with Dire
   CHECK(validate(u)[0].field == "IndicesTensor.DataType");
 }
 
+TEST_CASE("numbers: long, tiny and huge ones convert correctly rounded, or are a message", "[model][read]") {
+  // The first three broke RapidJSON 1.1.0's own conversion under UBSan: it read past its table
+  // of powers of ten (Tencent/rapidjson#1251), or overflowed an int adding exponents. The
+  // expected values are strtod's, in the C locale.
+  const std::vector<std::string> texts = {"128.74836467836484838364836483643636483648e-336",
+                                          "0.0000074836628E-300",
+                                          "0.0000074836628E-2147483636",
+                                          "1e-400",
+                                          "-1e-400",
+                                          "2.4703282292062328e-324",
+                                          "2.4703282292062327e-324",
+                                          "1.7976931348623157e308",
+                                          "0.1",
+                                          "-0.0",
+                                          "18446744073709551616",
+                                          "-9223372036854775809",
+                                          "123456789012345678901234567890e-30"};
+  std::string list;
+  for (const auto& t : texts) list += (list.empty() ? "" : ", ") + t;
+  const auto b = buffers_of(R"("d": { "initialValuesDataType": "FLOAT64", "initialValues": [)" + list + "] }");
+  const auto d = values_of<double>(b.at("d"));
+  REQUIRE(d.size() == texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    INFO(texts[i]);
+    CHECK(std::bit_cast<std::uint64_t>(d[i]) == std::bit_cast<std::uint64_t>(std::strtod(texts[i].c_str(), nullptr)));
+  }
+  CHECK(std::signbit(d[4]));
+  CHECK(d[5] > 0.0);
+  CHECK(d[6] == 0.0);
+  // Integers as RapidJSON stores them: 64-bit when they fit, else a double, which no integer type takes.
+  CHECK(values_of<std::int64_t>(buffers_of(R"("i": { "initialValuesDataType": "INT64", "initialValues": [-0, -1, 7] })").at("i")) ==
+        std::vector<std::int64_t>{0, -1, 7});
+  CHECK(resource_error(R"("u": { "initialValuesDataType": "UINT64", "initialValues": [18446744073709551616] })") ==
+        "resources.u.initialValues[0]: expected an unsigned integer, found 1.8446744073709552e+19");
+  CHECK(resource_error(R"("u": { "initialValuesDataType": "UINT64", "initialValues": [1.0] })") ==
+        "resources.u.initialValues[0]: expected an unsigned integer, found 1");
+  // Too big for a double: rapidjson's check (an exponent past 308) and ours (the value past
+  // DBL_MAX), each at the number's first character.
+  CHECK(resource_error(R"("d": { "initialValuesDataType": "FLOAT64", "initialValues": [1e400] })") ==
+        "line 1, column 77: JSON syntax: Number too big to be stored in double.");
+  CHECK(resource_error(R"("d": { "initialValuesDataType": "FLOAT64", "initialValues": [0, 1.8e308] })") ==
+        "line 1, column 80: JSON syntax: Number too big to be stored in double.");
+}
+
 TEST_CASE("deeply nested JSON is a message, not a stack overflow", "[model][read]") {
   // 200000 levels: the recursive parser needed more than 8 MiB of stack for them under ASan.
   const std::string deep(200000, '[');

@@ -1,6 +1,7 @@
 #include "json.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -8,23 +9,113 @@
 #include <set>
 #include <strings.h>
 
+#include <rapidjson/encodedstream.h>
 #include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
 
 namespace refops::model {
 
+namespace {
+
+// Forwards rapidjson's events to a Document, converting each number's text itself (see
+// json_parse_flags for why). rapidjson has checked the text against JSON's grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+class NumbersConverted {
+ public:
+  explicit NumbersConverted(rapidjson::Document& doc) : doc_(doc) {}
+  const char* error() const { return error_; }
+
+  bool Null() { return doc_.Null(); }
+  bool Bool(bool b) { return doc_.Bool(b); }
+  bool Int(int i) { return doc_.Int(i); }
+  bool Uint(unsigned u) { return doc_.Uint(u); }
+  bool Int64(std::int64_t i) { return doc_.Int64(i); }
+  bool Uint64(std::uint64_t u) { return doc_.Uint64(u); }
+  bool Double(double d) { return doc_.Double(d); }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) { return doc_.String(s, n, copy); }
+  bool StartObject() { return doc_.StartObject(); }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) { return doc_.Key(s, n, copy); }
+  bool EndObject(rapidjson::SizeType members) { return doc_.EndObject(members); }
+  bool StartArray() { return doc_.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) { return doc_.EndArray(elements); }
+
+  // As rapidjson would store it: an integer when it is one that fits 64 bits, else a double.
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    const std::string_view text(s, n);
+    const char* end = s + n;
+    if (text.find_first_of(".eE") == std::string_view::npos) {
+      if (text.front() == '-') {
+        std::int64_t i;
+        if (std::from_chars(s, end, i).ec == std::errc{}) return doc_.Int64(i);
+      } else {
+        std::uint64_t u;
+        if (std::from_chars(s, end, u).ec == std::errc{}) return doc_.Uint64(u);
+      }
+    }
+    double d;
+    const auto [ptr, ec] = std::from_chars(s, end, d);
+    if (ec == std::errc{} && ptr == end) return doc_.Double(d);
+    if (ec != std::errc::result_out_of_range || ptr != end) {
+      error_ = "a number rapidjson read that std::from_chars did not";  // not expected: the grammar is the same
+      return false;
+    }
+    if (decimal_exponent(text) > 0) {
+      error_ = "Number too big to be stored in double.";  // rapidjson's own words for 1e400
+      return false;
+    }
+    return doc_.Double(text.front() == '-' ? -0.0 : 0.0);  // below half the least subnormal: rounds to zero
+  }
+
+ private:
+  // The power of ten of the number's leading digit (0 for 5, 2 for 123.4, -3 for 0.002e0), or
+  // of zero's only digit. Only its sign is used: to tell overflow from underflow.
+  static long long decimal_exponent(std::string_view text) {
+    const std::size_t e = std::min(text.find_first_of("eE"), text.size());
+    long long exponent = 0;
+    if (e < text.size()) {
+      const std::string_view digits = text.substr(e + 1);
+      const bool minus = digits.front() == '-';
+      for (char c : digits.substr(digits.front() == '-' || digits.front() == '+'))
+        exponent = std::min(exponent * 10 + (c - '0'), 1'000'000'000'000LL);  // saturates: the sign is all we need
+      if (minus) exponent = -exponent;
+    }
+    const std::string_view mantissa = text.substr(text.front() == '-', e - (text.front() == '-'));
+    const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+    const std::size_t first = mantissa.find_first_of("123456789");
+    if (first == std::string_view::npos) return 0;
+    const long long lead = first < point ? static_cast<long long>(point - first - 1) : -static_cast<long long>(first - point);
+    return exponent + lead;
+  }
+
+  rapidjson::Document& doc_;
+  const char* error_ = nullptr;
+};
+
+}  // namespace
+
 void parse_json(rapidjson::Document& doc, std::string_view text) {
-  // rapidjson reads up to a NUL; a string_view need not end with one.
-  std::string copy(text);
-  doc.Parse<json_parse_flags>(copy.c_str(), copy.size());
-  if (!doc.HasParseError()) return;
-  const std::size_t offset = std::min(doc.GetErrorOffset(), copy.size());
+  rapidjson::Reader reader;
+  const char* conversion_error = nullptr;
+  auto parse = [&](rapidjson::Document& handler) {
+    // A memory stream reads `size` bytes: a string_view need not end with a NUL.
+    rapidjson::MemoryStream bytes(text.data(), text.size());
+    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> stream(bytes);
+    NumbersConverted numbers(handler);
+    const bool ok = !reader.Parse<json_parse_flags>(stream, numbers).IsError();
+    conversion_error = numbers.error();
+    return ok;
+  };
+  doc.Populate(parse);
+  if (!reader.HasParseError()) return;
+  const std::size_t offset = std::min(reader.GetErrorOffset(), text.size());
   std::size_t line = 1, column = 1;
   for (std::size_t i = 0; i < offset; ++i) {
-    if (copy[i] == '\n') ++line, column = 1;
+    if (text[i] == '\n') ++line, column = 1;
     else ++column;
   }
+  const char* message = conversion_error ? conversion_error : rapidjson::GetParseError_En(reader.GetParseErrorCode());
   throw ModelError("line " + std::to_string(line) + ", column " + std::to_string(column),
-                   std::string("JSON syntax: ") + rapidjson::GetParseError_En(doc.GetParseError()));
+                   std::string("JSON syntax: ") + message);
 }
 
 void Json::fail(const std::string& message) const { throw ModelError(path_, message); }

@@ -20,8 +20,11 @@ namespace refops::model {
 // double precision, and nothing after the root value is read. No NaN/Infinity literals: as in
 // DxDispatch, non-finite values are the strings "nan", "inf", "-inf". Ours add rapidjson's
 // iterative parser: the recursive one overflowed the stack on a file of 200000 `[` (a crash,
-// not a message; found by fuzzing with a small stack).
-inline constexpr unsigned json_parse_flags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseCommentsFlag |
+// not a message; found by fuzzing with a small stack). And rapidjson hands us each number's
+// text instead of converting it: RapidJSON 1.1.0's conversion reads past its table of powers
+// of ten for some long numbers with large exponents (Tencent/rapidjson#1251; found by fuzzing
+// under UBSan), so parse_json converts them with std::from_chars, correctly rounded.
+inline constexpr unsigned json_parse_flags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseCommentsFlag |
                                              rapidjson::kParseTrailingCommasFlag | rapidjson::kParseStopWhenDoneFlag |
                                              rapidjson::kParseIterativeFlag;
 
