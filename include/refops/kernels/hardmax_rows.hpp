@@ -309,8 +309,8 @@ struct Rows : Lanes<Target, T> {
   // Asks for the rows of the block `ahead` rows past the one at p (about 2 KiB ahead when rows
   // touch). The hardware prefetcher alone left the reads behind the streamed writes: rows of
   // 16 ran at 0.65-0.72 of the copy on one thread, 0.78-0.85 with this (Zen 3, alternated).
-  template <std::size_t M>
-  [[gnu::always_inline]] static void prefetch_block_ahead(const T* p, std::ptrdiff_t p_step) {
+  template <std::size_t M, class Step>
+  [[gnu::always_inline]] static void prefetch_block_ahead(const T* p, Step p_step) {
     constexpr std::size_t row_bytes = M * lanes * sizeof(K);
     constexpr std::ptrdiff_t ahead = std::max<std::size_t>(lanes, 2048 / row_bytes);
     const std::ptrdiff_t step = p_step * static_cast<std::ptrdiff_t>(sizeof(T));
@@ -412,8 +412,8 @@ struct Rows : Lanes<Target, T> {
 
   // The maxima of the 8 rows at p (shuffled_lane order) into `best`; false when the block
   // holds a NaN or a row whose maximum is not a positive number.
-  template <std::size_t M>
-  [[gnu::always_inline]] static bool block_maxima_bits(const K* p, std::ptrdiff_t p_step, V& best) {
+  template <std::size_t M, class Step>
+  [[gnu::always_inline]] static bool block_maxima_bits(const K* p, Step p_step, V& best) {
     // The unsigned maximum is only tested for the whole block, so one running value holds it
     // (eight, one per row, spilled the loads to the stack on Zen 1).
     V top[8], high = load_bits(p);
@@ -443,8 +443,8 @@ struct Rows : Lanes<Target, T> {
   // before any is written: a row's stores followed by the next row's loads 16 bytes past them
   // in page offset (outputs at +16 bytes, simd::page_offset_period) held rows of 16 at 0.42 of
   // memcpy on Zen 1.
-  template <std::size_t M, VectorStores S>
-  [[gnu::always_inline]] static void write_block_bits(const K* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, V best,
+  template <std::size_t M, VectorStores S, class Step>
+  [[gnu::always_inline]] static void write_block_bits(const K* p, Step p_step, U* o, Step o_step, V best,
                                                       const Window& window) {
     std::uint32_t at[8];
     for (std::size_t r = 0; r < 8; ++r) {
@@ -460,9 +460,24 @@ struct Rows : Lanes<Target, T> {
     for (std::size_t r = 0; r < 8; ++r) write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window);
   }
 
+  // Rows that touch (input and output steps both one row, the usual case) take the loop with
+  // constant steps: every row's address is then an immediate offset, where a variable step
+  // held addresses in registers and spilled them (a block of rows of 16 took some 300
+  // instructions on AVX2, a quarter of them addresses and spills).
   template <std::size_t M, VectorStores S>
   static std::size_t short_rows_blocks_bits(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step,
                                             std::size_t count, const B& nan, const Window& window) {
+    constexpr auto row = static_cast<std::ptrdiff_t>(M * lanes);
+    if (in_step == row && out_step == row)
+      return short_rows_blocks_bits_with<M, S>(in, std::integral_constant<std::ptrdiff_t, row>{}, out,
+                                               std::integral_constant<std::ptrdiff_t, row>{}, count, nan, window);
+    return short_rows_blocks_bits_with<M, S>(in, in_step, out, out_step, count, nan, window);
+  }
+
+  // Step: std::ptrdiff_t, or a std::integral_constant of one.
+  template <std::size_t M, VectorStores S, class Step>
+  static std::size_t short_rows_blocks_bits_with(const T* in, Step in_step, U* out, Step out_step, std::size_t count,
+                                                 const B& nan, const Window& window) {
     static_assert(sizeof(K) == 4 && lanes == 8, "the block path runs 32-bit lanes on AVX2 (native_swizzle)");
     const K* pending_in = nullptr;  // the block whose maxima are `pending_best`, not yet written
     U* pending_out = nullptr;
