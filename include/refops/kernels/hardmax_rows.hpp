@@ -18,6 +18,7 @@
 
 #include <bit>
 #include <initializer_list>
+#include <utility>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
@@ -446,17 +447,25 @@ struct Rows : Lanes<Target, T> {
   template <std::size_t M, VectorStores S, class Step>
   [[gnu::always_inline]] static void write_block_bits(const K* p, Step p_step, U* o, Step o_step, V best,
                                                       const Window& window) {
+    // Each row's maximum in every lane: the block's half that holds it in both halves, then an
+    // in-lane shuffle by an immediate. A lane permute by an index vector cost the index's
+    // three instructions on top (GCC builds each from a register, not a constant load).
+    const V low = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(best));
+    const V high = _mm256_broadcastsi128_si256(_mm256_extracti128_si256(best, 1));
     std::uint32_t at[8];
-    for (std::size_t r = 0; r < 8; ++r) {
-      const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
-      const V target = _mm256_permutevar8x32_epi32(best, _mm256_set1_epi32(shuffled_lane[r]));
-      std::uint64_t equal = std::uint64_t{1} << (M * 8);  // never empty: no branch on zero
-      for (std::size_t h = 0; h < M; ++h)
-        equal |= static_cast<std::uint64_t>(static_cast<unsigned>(
-                     _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load_bits(q + h * 8), target)))))
-                 << (h * 8);
-      at[r] = static_cast<std::uint32_t>(std::countr_zero(equal));
-    }
+    [&]<std::size_t... R>(std::index_sequence<R...>) {
+      ([&] {
+        constexpr int lane = shuffled_lane[R];
+        const V target = _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
+        const K* q = p + static_cast<std::ptrdiff_t>(R) * p_step;
+        std::uint64_t equal = std::uint64_t{1} << (M * 8);  // never empty: no branch on zero
+        for (std::size_t h = 0; h < M; ++h)
+          equal |= static_cast<std::uint64_t>(static_cast<unsigned>(
+                       _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load_bits(q + h * 8), target)))))
+                   << (h * 8);
+        at[R] = static_cast<std::uint32_t>(std::countr_zero(equal));
+      }(), ...);
+    }(std::make_index_sequence<8>{});
     for (std::size_t r = 0; r < 8; ++r) write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window);
   }
 
