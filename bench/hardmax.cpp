@@ -12,10 +12,15 @@
 namespace refops::bench {
 namespace {
 
+// Input values: uniform in [-1000, 1000], or in [-1000, 0) as log-probabilities are (every
+// maximum negative: the rows' raw-bits path does not apply, docs/performance.md).
+enum class Values { mixed, negative };
+
 // A case over packed tensors of `sizes` reduced over `axes`, with pseudo-random input values
 // (a fixed xorshift sequence: ties are rare, as in real activations). `out_offset`: bytes past a
 // 64-byte boundary (numpy_offset).
-Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::size_t out_offset = 0) {
+Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::size_t out_offset = 0,
+                  Values values = Values::mixed) {
   std::size_t elements = 1;
   for (std::uint32_t s : sizes) elements *= s;
   const std::size_t bytes = elements * size_of(type);
@@ -34,7 +39,8 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
     std::uint32_t x = 2463534242u;
     for (std::size_t i = 0; i < elements; ++i) {
       x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-      const float v = static_cast<float>(x % 2000001) / 1000.0f - 1000.0f;
+      const std::uint32_t range = values == Values::mixed ? 2000001 : 1000000;
+      const float v = static_cast<float>(x % range) / 1000.0f - 1000.0f;
       if (type == DataType::float16) {
         const float16 h(v);
         std::memcpy(in->data() + 2 * i, &h, 2);
@@ -64,6 +70,8 @@ REFOPS_BENCH_CASE(hardmax_case("f32_32x64x256_axes_0_2_2MiB", DataType::float32,
 REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16", DataType::float32, {4194304, 16}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16", DataType::float32, {4194304, 16}, {1}, numpy_offset));
 REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_2MiB", DataType::float32, {32768, 16}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16_negative", DataType::float32, {4194304, 16}, {1}, 0, Values::negative));
+REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_negative_2MiB", DataType::float32, {32768, 16}, {1}, 0, Values::negative));
 
 }  // namespace
 }  // namespace refops::bench
