@@ -92,6 +92,25 @@ std::vector<double> draw_positive_row(TestRng& rng, std::uint32_t n) {
   return v;
 }
 
+// One row of negative numbers, as log-probabilities are (halves from -8 to -0.5 with ties,
+// some -inf, sometimes -0.0 the largest, tied), which the raw-bit path for blocks of short rows
+// takes by their smallest bits; one row in ten gets what must turn that path aside: a NaN of
+// either sign, +0.0 (tied with a -0.0 before it or not), or a positive number.
+std::vector<double> draw_negative_row(TestRng& rng, std::uint32_t n) {
+  std::vector<double> v(n);
+  for (double& x : v) x = rng.chance(0.1) ? -INFINITY : -0.5 * static_cast<double>(rng.between(1, 16));
+  const auto at = [&] { return static_cast<std::uint32_t>(rng.between(0, n - 1)); };
+  if (rng.chance(0.2)) v[at()] = -0.0, v[at()] = -0.0;
+  if (!rng.chance(0.1)) return v;
+  switch (rng.between(0, 3)) {
+    case 0: v[at()] = -nan; break;
+    case 1: v[at()] = nan; break;
+    case 2: v[at()] = 0.0; break;
+    default: v[at()] = 0.5 * static_cast<double>(rng.between(1, 16)); break;
+  }
+  return v;
+}
+
 // An input for `desc` whose rows (along the last dimension) are drawn one by one.
 template <class DrawRow = decltype(&draw_row)>
 Buffer make_rows(const TensorDesc& desc, TestRng& rng, std::size_t misalign, DrawRow draw = &draw_row) {
@@ -199,6 +218,15 @@ TEST_CASE("HARDMAX1 blocks of short rows with positive maxima (raw bits) match t
   const std::uint32_t lengths[] = {8, 16, 24, 32, 48, 64};
   const std::uint32_t counts[] = {8, 16, 17, 33, 47, 64};
   check_short_rows(rng, lengths, counts, &draw_positive_row);
+}
+
+TEST_CASE("HARDMAX1 blocks of short rows of negative numbers (raw bits) match the oracle", "[hardmax][generated]") {
+  // Blocks whose every element is a negative number (no +0.0, no NaN) take raw bits too, each
+  // row's maximum its smallest bits (AVX2); any other block must step aside.
+  REFOPS_TEST_RNG(rng);
+  const std::uint32_t lengths[] = {8, 16, 24, 32, 48, 64};
+  const std::uint32_t counts[] = {8, 16, 17, 33, 47, 64};
+  check_short_rows(rng, lengths, counts, &draw_negative_row);
 }
 
 TEST_CASE("HARDMAX1 with kept dimensions between reduced ones matches the oracle", "[hardmax][generated]") {
