@@ -425,24 +425,34 @@ struct Rows : Lanes<Target, T> {
     return _mm256_movemask_ps(_mm256_castsi256_ps(fine)) == 0xFF;
   }
 
+  // One pass over the 8 rows at p: t[r], row r reduced lane-wise by `op`; `high`, the block's
+  // unsigned maximum; `sign`, the AND of its elements (dropped by the compiler where unused).
+  // The block-wide values are one running value each, not one per row (eight spilled the
+  // loads to the stack on Zen 1).
+  template <std::size_t M, class Step, class Op>
+  [[gnu::always_inline]] static void reduce_block_rows(const K* p, Step p_step, Op op, V* t, V& high, V& sign) {
+    high = sign = load_bits(p);
+    for (std::size_t r = 0; r < 8; ++r) {
+      const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
+      t[r] = load_bits(q);
+      V row_high = t[r], row_sign = t[r];
+      for (std::size_t h = 1; h < M; ++h) {
+        const V x = load_bits(q + h * 8);
+        t[r] = op(t[r], x);
+        row_high = _mm256_max_epu32(row_high, x);
+        row_sign = _mm256_and_si256(row_sign, x);
+      }
+      high = _mm256_max_epu32(high, row_high);
+      sign = _mm256_and_si256(sign, row_sign);
+    }
+  }
+
   // The maxima of the 8 rows at p (shuffled_lane order) into `best`; false when the block
   // holds a NaN or a row whose maximum is not a positive number.
   template <std::size_t M, class Step>
   [[gnu::always_inline]] static bool block_maxima_bits(const K* p, Step p_step, V& best) {
-    // The unsigned maximum is only tested for the whole block, so one running value holds it
-    // (eight, one per row, spilled the loads to the stack on Zen 1).
-    V top[8], high = load_bits(p);
-    for (std::size_t r = 0; r < 8; ++r) {
-      const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
-      top[r] = load_bits(q);
-      V row_high = top[r];
-      for (std::size_t h = 1; h < M; ++h) {
-        const V x = load_bits(q + h * 8);
-        top[r] = _mm256_max_epi32(top[r], x);
-        row_high = _mm256_max_epu32(row_high, x);
-      }
-      high = _mm256_max_epu32(high, row_high);
-    }
+    V top[8], high, sign;
+    reduce_block_rows<M>(p, p_step, signed_max, top, high, sign);
     best = shuffled_lane_reduce(top, signed_max);
     // A NaN with the sign bit shows as unsigned bits above -inf's; one without, as a row's
     // signed maximum above +inf's; a maximum of 0 or below is not a positive number.
@@ -457,20 +467,8 @@ struct Rows : Lanes<Target, T> {
   // an element lacks the sign bit or is a NaN; the block then takes keys.
   template <std::size_t M, class Step>
   [[gnu::always_inline]] static bool block_negative_maxima_bits(const K* p, Step p_step, V& best) {
-    V low[8], high = load_bits(p), sign = high;
-    for (std::size_t r = 0; r < 8; ++r) {
-      const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
-      low[r] = load_bits(q);
-      V row_high = low[r], row_sign = low[r];
-      for (std::size_t h = 1; h < M; ++h) {
-        const V x = load_bits(q + h * 8);
-        low[r] = _mm256_min_epu32(low[r], x);
-        row_high = _mm256_max_epu32(row_high, x);
-        row_sign = _mm256_and_si256(row_sign, x);
-      }
-      high = _mm256_max_epu32(high, row_high);
-      sign = _mm256_and_si256(sign, row_sign);
-    }
+    V low[8], high, sign;
+    reduce_block_rows<M>(p, p_step, unsigned_min, low, high, sign);
     best = shuffled_lane_reduce(low, unsigned_min);
     return _mm256_movemask_ps(_mm256_castsi256_ps(sign)) == 0xFF && no_negative_nan(high);
   }
