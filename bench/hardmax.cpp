@@ -36,10 +36,10 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);
     auto out = std::make_shared<PageBuffer>(bytes, 0x5A, out_offset);
+    const std::uint32_t range = values == Values::mixed ? 2000001 : 1000000;  // thousandths from -1000
     std::uint32_t x = 2463534242u;
     for (std::size_t i = 0; i < elements; ++i) {
       x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-      const std::uint32_t range = values == Values::mixed ? 2000001 : 1000000;
       const float v = static_cast<float>(x % range) / 1000.0f - 1000.0f;
       if (type == DataType::float16) {
         const float16 h(v);
