@@ -358,8 +358,10 @@ StoreStrategy band_stores(const BandProblem<U>& p) {
   const std::int64_t band = p.end - p.begin;
   if (p.value != U{0} && band > 0)
     bytes_per_sparse = p.width * sizeof(U) / static_cast<std::size_t>(std::min<std::int64_t>(band, static_cast<std::int64_t>(p.width)));
-  return simd::choose_stores<Target>(p.stores,
-                                     {elements * sizeof(U), zero_background, bytes_per_sparse, false, zero_background ? p.out : nullptr});
+  return simd::choose_stores<Target>(p.stores, {.output_bytes = elements * sizeof(U),
+                                                .bytes_per_sparse = bytes_per_sparse,
+                                                .block = zero_background ? p.out : nullptr,
+                                                .zero_background = zero_background});
 }
 
 // rep on a contiguous output without an input and with Value in the band: one zero fill of the

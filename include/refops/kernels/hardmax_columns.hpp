@@ -94,9 +94,10 @@ struct Columns : Lanes<Target, T> {
   // tile when the rows are contiguous, and then streamed while the input is read.
   static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes) {
     const bool zero_background = patches(plan) && contiguous_rows(plan, width_of(plan));
-    simd::StoreNeeds needs{output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
-    needs.fills_while_reading = zero_background;
-    return needs;
+    return {.output_bytes = output_bytes,
+            .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
+            .zero_background = zero_background,
+            .fills_while_reading = zero_background};
   }
 
   // Calls f(input offset, output offset, n, g) for every tile: n neighbouring groups, the first

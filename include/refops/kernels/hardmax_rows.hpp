@@ -827,14 +827,15 @@ struct Rows : Lanes<Target, T> {
   // 16-byte pieces while reading.
   static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes, const T* out) {
     const bool zero_background = takes_interleaved(plan) && dense_output(plan.all);
-    simd::StoreNeeds needs{output_bytes, zero_background, static_cast<std::size_t>(plan.group_size) * sizeof(T)};
-    needs.fills_while_reading = zero_background;  // run_interleaved streams its zeros while it reads
     const simd::LoopNest<2>& all = plan.all;
     const std::ptrdiff_t row_step = all.rank >= 2 ? all.strides[1][all.rank - 2] : 0;
-    needs.streams_in_pieces_while_reading =
-        simd::vector_stores_for<Target>(reinterpret_cast<const K*>(out), row_step, StoreStrategy::stream) ==
-        simd::VectorStores::stream_16;
-    return needs;
+    return {.output_bytes = output_bytes,
+            .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
+            .zero_background = zero_background,
+            .fills_while_reading = zero_background,  // run_interleaved streams its zeros while it reads
+            .streams_in_pieces_while_reading = simd::vector_stores_for<Target>(reinterpret_cast<const K*>(out), row_step,
+                                                                               StoreStrategy::stream) ==
+                                               simd::VectorStores::stream_16};
   }
 
   // Groups whose state is kept at once (on the stack: 16 KiB). More groups are taken a chunk

@@ -418,9 +418,11 @@ void one_hot_bits(const OneHotProblem<I, U>& p) {
     std::size_t elements = 1;
     for (std::uint32_t s : p.sizes) elements *= s;
     const std::size_t contiguous = contiguous_elements(nest);
-    const StoreStrategy stores = simd::choose_stores<Target>(
-        p.stores, {elements * sizeof(U), p.off == 0 && contiguous != 0, nest.sizes[a] * sizeof(U), unit == a,
-                   contiguous != 0 ? p.output : nullptr});
+    const StoreStrategy stores = simd::choose_stores<Target>(p.stores, {.output_bytes = elements * sizeof(U),
+                                                                        .bytes_per_sparse = nest.sizes[a] * sizeof(U),
+                                                                        .block = contiguous != 0 ? p.output : nullptr,
+                                                                        .zero_background = p.off == 0 && contiguous != 0,
+                                                                        .plain_patches_in_l1 = unit == a});
     if (stores == StoreStrategy::rep && contiguous != 0) {
       one_hot_fill_then_patch<Target>(p, nest, contiguous);
       return;

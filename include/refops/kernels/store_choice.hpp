@@ -44,17 +44,21 @@ inline std::optional<StoreStrategy> stores_from_environment() {
 
 // What a kernel knows about its output when it asks for a strategy.
 struct StoreNeeds {
-  std::size_t output_bytes;        // this kernel call's output (the request may name more)
-  bool zero_background;            // all but sparse elements are zero bytes, in whole spans
-  std::size_t bytes_per_sparse;    // output bytes per element that differs from the background
-  // The kernel's plain path already fills a block and writes its sparse elements while the
-  // block is in L1 (ONE_HOT rows): in cache that beats a fill of the whole output and a
-  // second pass.
-  bool plain_patches_in_l1 = false;
+  // Sizes and the pointer first, the flags last: no padding between the flags, so building one
+  // is a few register stores (with a hole after each flag GCC cleared the struct with a 39-byte
+  // `rep stosb`, a tenth of a small HARDMAX call on Zen 1). Build it with designated
+  // initializers.
+  std::size_t output_bytes = 0;                // this kernel call's output (the request may name more)
+  std::size_t bytes_per_sparse = 0;            // output bytes per element that differs from the background
   // The output as one contiguous block of output_bytes when zero_background (else nullptr):
   // the first large call of a size measures memset and streaming stores on it
   // (store_calibration.hpp, rates_for_call).
   void* block = nullptr;
+  bool zero_background = false;  // all but sparse elements are zero bytes, in whole spans
+  // The kernel's plain path already fills a block and writes its sparse elements while the
+  // block is in L1 (ONE_HOT rows): in cache that beats a fill of the whole output and a
+  // second pass.
+  bool plain_patches_in_l1 = false;
   // The kernel streams its zero background while it reads its input (HARDMAX's reductions):
   // like memcpy, its streamed stores then share the bus with its reads, which a separate
   // fill, however fast, cannot; so a large output streams.
