@@ -234,11 +234,12 @@ TEST_CASE("FLOAT16 columns with more than 65535 positions per group", "[hardmax]
 }
 
 TEST_CASE("HARDMAX1 on short rows: a special value in every lane position", "[hardmax][generated]") {
-  // Rows of one to four whole vectors take the short-row path (a butterfly maximum and a
+  // Rows of one to four vectors take the short-row path (a butterfly maximum and a
   // compare-and-select output) on every vector width: 4, 8 or 16 FLOAT32 lanes and 8, 16 or
-  // 32 FLOAT16 lanes. Row r puts its special value at position r % n, so one tensor covers
-  // every lane of every vector of the row (the last two rows are all NaN for the NaN kind);
-  // the sizes either side fall back to the general path.
+  // 32 FLOAT16 lanes; a row that is not whole vectors overlaps its last two. Row r puts its
+  // special value at position r % n, so one tensor covers every lane of every vector of the
+  // row (the last two rows are all NaN for the NaN kind); shorter and longer rows take the
+  // general path.
   REFOPS_TEST_RNG(rng);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::uint32_t lengths[] = {3, 4, 5, 8, 12, 15, 16, 17, 24, 32, 33, 48, 64, 96, 128, 129};

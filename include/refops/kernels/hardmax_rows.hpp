@@ -1,8 +1,9 @@
 // HARDMAX, vector paths for the rows shape: the innermost dimension is reduced and contiguous
 // in the input. Semantics: hardmax_core.hpp. Four loops, by shape:
-// - short rows (a group is one row of one to four whole vectors, rows of 16 say): reduced a
-//   block of `lanes` rows at a time by a transposing butterfly, outputs copied from a window
-//   with stores fixed per run (plain, streamed vectors, or streamed 16-byte pieces);
+// - short rows (a group is one row of one to four vectors, rows of 16 or 10 say; a row that is
+//   not whole vectors ends with a vector that overlaps the one before): reduced a block of
+//   `lanes` rows at a time by a transposing butterfly, outputs copied from a window with stores
+//   fixed per run (plain, streamed vectors, or streamed 16-byte pieces);
 // - long rows (a group is one longer row): the previous row's output is written a vector per
 //   vector loaded while this row is read, so reads and writes take turns a line at a time;
 // - interleaved groups (a kept dimension between reduced ones, axes {0, 2} say): one pass in
@@ -278,6 +279,21 @@ struct Rows : Lanes<Target, T> {
 
   static bool is_short_row(std::size_t n) { return n % lanes == 0 && n <= 4 * lanes; }
 
+  // Rows between one and four vectors long but not whole vectors (rows of 10 or 20 FLOAT32,
+  // 10 classes say) take the same loops with their last vector moved back to end with the row
+  // (`last`: its offset), overlapping the one before: a repeat changes no maximum, the first
+  // equal lane is found in the earlier vector, and both write the window's same elements.
+  // The general path they took before paid some 50 ns a row (rows of 10: 0.06 of memcpy).
+  static bool is_odd_short_row(std::size_t n) { return n > lanes && n < 4 * lanes && n % lanes != 0; }
+
+  // The offset of vector h of M in a row whose last vector is at `last`.
+  template <std::size_t M>
+  static std::size_t vector_offset(std::size_t h, std::size_t last) { return h + 1 < M ? h * lanes : last; }
+  // `last` of a row of M whole vectors, a constant: the loops of rows of 16 keep every address
+  // an immediate offset (short_rows_blocks_bits).
+  template <std::size_t M>
+  using WholeLast = std::integral_constant<std::size_t, (M - 1) * lanes>;
+
   // The output rows of n elements: the row with its 1 at i starts at bits + (n - 1 - i).
   struct Window {
     U bits[8 * lanes];
@@ -290,19 +306,20 @@ struct Rows : Lanes<Target, T> {
     }
   };
 
-  // The first position of the M vectors k whose key equals `top` (broadcast); one must. One
-  // bit per element and a count of trailing zeros: no branch on the data.
+  // The first position of the M vectors k (the last at `last`) whose key equals `top`
+  // (broadcast); one must. One bit per element and a count of trailing zeros: no branch on the
+  // data.
   template <std::size_t M>
-  static std::size_t first_equal(const B* k, const B& top) {
+  static std::size_t first_equal(const B* k, const B& top, std::size_t last = (M - 1) * lanes) {
     if constexpr (M * lanes <= 64) {
       std::uint64_t bits = 0;
-      for (std::size_t h = 0; h < M; ++h) bits |= simd::lane_bits<Target>(k[h] == top) << (h * lanes);
+      for (std::size_t h = 0; h < M; ++h) bits |= simd::lane_bits<Target>(k[h] == top) << vector_offset<M>(h, last);
       return static_cast<std::size_t>(std::countr_zero(bits));
     } else {
-      std::size_t at = M * lanes;
-      for (std::size_t h = M; h-- > 0;) {
+      std::size_t at = last + lanes;
+      for (std::size_t h = M; h-- > 0;) {  // an earlier vector's equal lane comes first
         const std::size_t lane = simd::first_true<Target>(k[h] == top);
-        at = lane < lanes ? h * lanes + lane : at;
+        at = lane < lanes ? vector_offset<M>(h, last) + lane : at;
       }
       return at;
     }
@@ -323,60 +340,70 @@ struct Rows : Lanes<Target, T> {
 
   using VectorStores = simd::VectorStores;
 
-  // One output row: the window's row with its 1 at `at`.
+  // One output row of M vectors (the last at `last`): the window's row with its 1 at `at`.
   template <std::size_t M, VectorStores S>
-  [[gnu::always_inline]] static void write_block_row(U* o, std::size_t at, const Window& window) {
-    const K* row = window.row_with_one_at(M * lanes, at);
+  [[gnu::always_inline]] static void write_block_row(U* o, std::size_t at, const Window& window,
+                                                     std::size_t last = (M - 1) * lanes) {
+    const K* row = window.row_with_one_at(last + lanes, at);
     K* dst = reinterpret_cast<K*>(o);
-    for (std::size_t h = 0; h < M * lanes; h += lanes) simd::store_vector<S, Target>(dst + h, B::load_unaligned(row + h));
+    for (std::size_t h = 0; h < M; ++h) {
+      const std::size_t at_h = vector_offset<M>(h, last);
+      simd::store_vector<S, Target>(dst + at_h, B::load_unaligned(row + at_h));
+    }
   }
 
-  // One row of M vectors at p, its output at o.
+  // One row of M vectors at p (the last at `last`), its output at o.
   template <std::size_t M, VectorStores S>
-  static void short_row(const T* p, U* o, const B& nan, const Window& window) {
+  static void short_row(const T* p, U* o, const B& nan, const Window& window, std::size_t last = (M - 1) * lanes) {
     B k[M];
     B top = k[0] = load_key<Target, T>(p, nan);
-    for (std::size_t h = 1; h < M; ++h) top = simd::max_of<Target>(top, k[h] = load_key<Target, T>(p + h * lanes, nan));
-    write_block_row<M, S>(o, first_equal<M>(k, simd::spread_max<Target>(top)), window);
+    for (std::size_t h = 1; h < M; ++h)
+      top = simd::max_of<Target>(top, k[h] = load_key<Target, T>(p + vector_offset<M>(h, last), nan));
+    write_block_row<M, S>(o, first_equal<M>(k, simd::spread_max<Target>(top), last), window, last);
   }
 
-  // The first maximum of each of `lanes` rows of M vectors (row r at p + r * p_step), by keys.
+  // The first maximum of each of `lanes` rows of M vectors (row r at p + r * p_step, its last
+  // vector at `last`), by keys.
   template <std::size_t M>
-  static void block_positions(const T* p, std::ptrdiff_t p_step, const B& nan, std::size_t* at) {
+  static void block_positions(const T* p, std::ptrdiff_t p_step, const B& nan, std::size_t* at,
+                              std::size_t last = (M - 1) * lanes) {
     B k[lanes][M];
     B top[lanes];
     for (std::size_t r = 0; r < lanes; ++r) {
       const T* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
       top[r] = k[r][0] = load_key<Target, T>(q, nan);
       for (std::size_t h = 1; h < M; ++h)
-        top[r] = simd::max_of<Target>(top[r], k[r][h] = load_key<Target, T>(q + h * lanes, nan));
+        top[r] = simd::max_of<Target>(top[r], k[r][h] = load_key<Target, T>(q + vector_offset<M>(h, last), nan));
     }
     alignas(64) K best[lanes];
     simd::lane_maxima<Target, K>(top).store_aligned(best);
-    for (std::size_t r = 0; r < lanes; ++r) at[r] = first_equal<M>(k[r], B(best[r]));
+    for (std::size_t r = 0; r < lanes; ++r) at[r] = first_equal<M>(k[r], B(best[r]), last);
   }
 
-  // `lanes` rows of M vectors by keys, row r at p + r * p_step, its output at o + r * o_step.
+  // `lanes` rows of M vectors by keys (the last at `last`), row r at p + r * p_step, its output
+  // at o + r * o_step.
   template <std::size_t M, VectorStores S>
   static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
-                               const Window& window) {
+                               const Window& window, std::size_t last = (M - 1) * lanes) {
     std::size_t at[lanes];
-    block_positions<M>(p, p_step, nan, at);
-    for (std::size_t r = 0; r < lanes; ++r) write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window);
+    block_positions<M>(p, p_step, nan, at, last);
+    for (std::size_t r = 0; r < lanes; ++r)
+      write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, last);
   }
 
-  // Blocks of `lanes` rows from j on (row j at in + j * in_step); returns where they end.
-  template <std::size_t M, VectorStores S>
+  // Blocks of `lanes` rows from j on (row j at in + j * in_step, its last vector at `last`);
+  // returns where they end.
+  template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step, std::size_t count,
-                                       const B& nan, const Window& window) {
+                                       const B& nan, const Window& window, Last last) {
     std::size_t j = 0;
     if constexpr (raw_extremes && lanes == 8) {
-      j = short_rows_blocks_bits<M, S>(in, in_step, out, out_step, count, nan, window);
+      j = short_rows_blocks_bits<M, S>(in, in_step, out, out_step, count, nan, window, last);
     } else {
       for (; j + lanes <= count; j += lanes) {
         const auto row = static_cast<std::ptrdiff_t>(j);
         prefetch_block_ahead<M>(in + row * in_step, in_step);
-        short_rows_block<M, S>(in + row * in_step, in_step, out + row * out_step, out_step, nan, window);
+        short_rows_block<M, S>(in + row * in_step, in_step, out + row * out_step, out_step, nan, window, last);
       }
     }
     return j;
@@ -429,15 +456,15 @@ struct Rows : Lanes<Target, T> {
   // unsigned maximum; `sign`, the AND of its elements (dropped by the compiler where unused).
   // The block-wide values are one running value each, not one per row (eight spilled the
   // loads to the stack on Zen 1).
-  template <std::size_t M, class Step, class Op>
-  [[gnu::always_inline]] static void reduce_block_rows(const K* p, Step p_step, Op op, V* t, V& high, V& sign) {
+  template <std::size_t M, class Step, class Op, class Last>
+  [[gnu::always_inline]] static void reduce_block_rows(const K* p, Step p_step, Op op, V* t, V& high, V& sign, Last last) {
     high = sign = load_bits(p);
     for (std::size_t r = 0; r < 8; ++r) {
       const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
       t[r] = load_bits(q);
       V row_high = t[r], row_sign = t[r];
       for (std::size_t h = 1; h < M; ++h) {
-        const V x = load_bits(q + h * 8);
+        const V x = load_bits(q + vector_offset<M>(h, last));
         t[r] = op(t[r], x);
         row_high = _mm256_max_epu32(row_high, x);
         row_sign = _mm256_and_si256(row_sign, x);
@@ -449,10 +476,10 @@ struct Rows : Lanes<Target, T> {
 
   // The maxima of the 8 rows at p (shuffled_lane order) into `best`; false when the block
   // holds a NaN or a row whose maximum is not a positive number.
-  template <std::size_t M, class Step>
-  [[gnu::always_inline]] static bool block_maxima_bits(const K* p, Step p_step, V& best) {
+  template <std::size_t M, class Step, class Last>
+  [[gnu::always_inline]] static bool block_maxima_bits(const K* p, Step p_step, V& best, Last last) {
     V top[8], high, sign;
-    reduce_block_rows<M>(p, p_step, signed_max, top, high, sign);
+    reduce_block_rows<M>(p, p_step, signed_max, top, high, sign, last);
     best = shuffled_lane_reduce(top, signed_max);
     // A NaN with the sign bit shows as unsigned bits above -inf's; one without, as a row's
     // signed maximum above +inf's; a maximum of 0 or below is not a positive number.
@@ -465,61 +492,74 @@ struct Rows : Lanes<Target, T> {
   // negative numbers the largest has the smallest bits, so each row's maximum is its unsigned
   // minimum, and again no other element has its bits (no +0.0 to tie with -0.0). False when
   // an element lacks the sign bit or is a NaN; the block then takes keys.
-  template <std::size_t M, class Step>
-  [[gnu::always_inline]] static bool block_negative_maxima_bits(const K* p, Step p_step, V& best) {
+  template <std::size_t M, class Step, class Last>
+  [[gnu::always_inline]] static bool block_negative_maxima_bits(const K* p, Step p_step, V& best, Last last) {
     V low[8], high, sign;
-    reduce_block_rows<M>(p, p_step, unsigned_min, low, high, sign);
+    reduce_block_rows<M>(p, p_step, unsigned_min, low, high, sign, last);
     best = shuffled_lane_reduce(low, unsigned_min);
     return _mm256_movemask_ps(_mm256_castsi256_ps(sign)) == 0xFF && no_negative_nan(high);
+  }
+
+  // Row R of the 8 at p: the position of its first element whose bits are its maximum's, which
+  // is lane shuffled_lane[R] of `low` (lanes 0-3 of the block's maxima in both halves) or
+  // `high` (lanes 4-7). Functions, not lambdas over an index sequence: GCC stopped inlining
+  // those once they took a run-time `last`, and the call cost rows of 16 a sixth.
+  template <std::size_t M, std::size_t R, class Last>
+  [[gnu::always_inline]] static std::uint32_t row_first_max(const K* q, V low, V high, Last last) {
+    constexpr int lane = shuffled_lane[R];
+    const V target = _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
+    std::uint64_t equal = std::uint64_t{1} << (last + 8);  // never empty: no branch on zero
+    for (std::size_t h = 0; h < M; ++h) {
+      const std::size_t at_h = vector_offset<M>(h, last);
+      equal |= static_cast<std::uint64_t>(static_cast<unsigned>(
+                   _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load_bits(q + at_h), target)))))
+               << at_h;
+    }
+    return static_cast<std::uint32_t>(std::countr_zero(equal));
+  }
+  template <std::size_t M, class Step, class Last, std::size_t... R>
+  [[gnu::always_inline]] static void block_first_maxima(const K* p, Step p_step, V low, V high, Last last,
+                                                        std::uint32_t* at, std::index_sequence<R...>) {
+    ((at[R] = row_first_max<M, R>(p + static_cast<std::ptrdiff_t>(R) * p_step, low, high, last)), ...);
   }
 
   // Writes the 8 rows at p whose maxima are `best` (block_maxima_bits or
   // block_negative_maxima_bits). Every row is located before any is written: a row's stores
   // followed by the next row's loads 16 bytes past them in page offset (outputs at +16 bytes,
   // simd::page_offset_period) held rows of 16 at 0.42 of memcpy on Zen 1.
-  template <std::size_t M, VectorStores S, class Step>
+  template <std::size_t M, VectorStores S, class Step, class Last>
   [[gnu::always_inline]] static void write_block_bits(const K* p, Step p_step, U* o, Step o_step, V best,
-                                                      const Window& window) {
+                                                      const Window& window, Last last) {
     // Each row's maximum in every lane: the block's half that holds it in both halves, then an
     // in-lane shuffle by an immediate. A lane permute by an index vector cost the index's
     // three instructions on top (GCC builds each from a register, not a constant load).
     const V low = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(best));
     const V high = _mm256_broadcastsi128_si256(_mm256_extracti128_si256(best, 1));
     std::uint32_t at[8];
-    [&]<std::size_t... R>(std::index_sequence<R...>) {
-      ([&] {
-        constexpr int lane = shuffled_lane[R];
-        const V target = _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
-        const K* q = p + static_cast<std::ptrdiff_t>(R) * p_step;
-        std::uint64_t equal = std::uint64_t{1} << (M * 8);  // never empty: no branch on zero
-        for (std::size_t h = 0; h < M; ++h)
-          equal |= static_cast<std::uint64_t>(static_cast<unsigned>(
-                       _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load_bits(q + h * 8), target)))))
-                   << (h * 8);
-        at[R] = static_cast<std::uint32_t>(std::countr_zero(equal));
-      }(), ...);
-    }(std::make_index_sequence<8>{});
-    for (std::size_t r = 0; r < 8; ++r) write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window);
+    block_first_maxima<M>(p, p_step, low, high, last, at, std::make_index_sequence<8>{});
+    for (std::size_t r = 0; r < 8; ++r)
+      write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, last);
   }
 
   // Rows that touch (input and output steps both one row, the usual case) take the loop with
   // constant steps: every row's address is then an immediate offset, where a variable step
   // held addresses in registers and spilled them (a block of rows of 16 took some 300
   // instructions on AVX2, a quarter of them addresses and spills).
-  template <std::size_t M, VectorStores S>
+  template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks_bits(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step,
-                                            std::size_t count, const B& nan, const Window& window) {
+                                            std::size_t count, const B& nan, const Window& window, Last last) {
     constexpr auto row = static_cast<std::ptrdiff_t>(M * lanes);
-    if (in_step == row && out_step == row)
-      return short_rows_blocks_bits_with<M, S>(in, std::integral_constant<std::ptrdiff_t, row>{}, out,
-                                               std::integral_constant<std::ptrdiff_t, row>{}, count, nan, window);
-    return short_rows_blocks_bits_with<M, S>(in, in_step, out, out_step, count, nan, window);
+    if constexpr (std::is_same_v<Last, WholeLast<M>>)
+      if (in_step == row && out_step == row)
+        return short_rows_blocks_bits_with<M, S>(in, std::integral_constant<std::ptrdiff_t, row>{}, out,
+                                                 std::integral_constant<std::ptrdiff_t, row>{}, count, nan, window, last);
+    return short_rows_blocks_bits_with<M, S>(in, in_step, out, out_step, count, nan, window, last);
   }
 
-  // Step: std::ptrdiff_t, or a std::integral_constant of one.
-  template <std::size_t M, VectorStores S, class Step>
+  // Step: std::ptrdiff_t, or a std::integral_constant of one; Last: std::size_t or WholeLast<M>.
+  template <std::size_t M, VectorStores S, class Step, class Last>
   static std::size_t short_rows_blocks_bits_with(const T* in, Step in_step, U* out, Step out_step, std::size_t count,
-                                                 const B& nan, const Window& window) {
+                                                 const B& nan, const Window& window, Last last) {
     static_assert(sizeof(K) == 4 && lanes == 8, "the block path runs 32-bit lanes on AVX2 (native_swizzle)");
     const K* pending_in = nullptr;  // the block whose maxima are `pending_best`, not yet written
     U* pending_out = nullptr;
@@ -534,52 +574,59 @@ struct Rows : Lanes<Target, T> {
       prefetch_block_ahead<M>(p, in_step);
       // Positive or negative maxima, whichever the last block had first: data keep their sign.
       const K* bits = reinterpret_cast<const K*>(p);
-      const auto positive = [&] { return block_maxima_bits<M>(bits, in_step, best); };
-      const auto negative = [&] { return block_negative_maxima_bits<M>(bits, in_step, best); };
+      const auto positive = [&] { return block_maxima_bits<M>(bits, in_step, best, last); };
+      const auto negative = [&] { return block_negative_maxima_bits<M>(bits, in_step, best, last); };
       bool raw = negative_first ? negative() : positive();
       if (!raw) {
         raw = negative_first ? positive() : negative();
         negative_first ^= raw;
       }
-      if (pending_in != nullptr) write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window);
+      if (pending_in != nullptr)
+        write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
       pending_in = nullptr;
       if (raw) {
         pending_in = reinterpret_cast<const K*>(p);
         pending_out = o;
         pending_best = best;
       } else {
-        short_rows_block<M, S>(p, in_step, o, out_step, nan, window);
+        short_rows_block<M, S>(p, in_step, o, out_step, nan, window, last);
       }
     }
-    if (pending_in != nullptr) write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window);
+    if (pending_in != nullptr) write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
     return j;
   }
 #else
-  template <std::size_t M, VectorStores S>
+  template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks_bits(const T*, std::ptrdiff_t, U*, std::ptrdiff_t, std::size_t, const B&,
-                                            const Window&) {
+                                            const Window&, Last) {
     return 0;
   }
 #endif
 
-  // Every group one contiguous row of M vectors, written to a contiguous output row.
-  template <std::size_t M>
-  static void short_rows(const simd::LoopNest<2>& kept, const T* in, U* out, K nan_scalar, StoreStrategy stores) {
+  // Every group one contiguous row of M vectors (the last at `last`: WholeLast<M>, or an odd
+  // row's n - lanes), written to a contiguous output row.
+  template <std::size_t M, class Last>
+  static void short_rows(const simd::LoopNest<2>& kept, const T* in, U* out, K nan_scalar, StoreStrategy stores,
+                         Last last) {
     const B nan(nan_scalar);
-    const Window window(M * lanes);
+    const Window window(last + lanes);
     for_each_group_run(kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::ptrdiff_t in_step, std::ptrdiff_t out_step,
                                  std::size_t count) {
       // Stores fixed per run of rows: planning each row's stores, or staging a block in L1 and
-      // writing it as one span, cost as much as reducing the rows.
-      simd::with_vector_stores<Target>(simd::vector_stores_for<Target>(out + o, out_step, stores), [&](auto s) {
+      // writing it as one span, cost as much as reducing the rows. Streamed, an odd row's last
+      // vector must be on the grid its first is on.
+      VectorStores kind = simd::vector_stores_for<Target>(out + o, out_step, stores);
+      if (const auto at_last = simd::vector_stores_for<Target>(out + o + last, out_step, stores); at_last != kind)
+        kind = kind == VectorStores::plain || at_last == VectorStores::plain ? VectorStores::plain : VectorStores::stream_16;
+      simd::with_vector_stores<Target>(kind, [&](auto s) {
         constexpr VectorStores S = decltype(s)::value;
         std::size_t j = 0;
         if constexpr (simd::native_swizzle<Target, K>) {
-          j = short_rows_blocks<M, S>(in + i, in_step, out + o, out_step, count, nan, window);
+          j = short_rows_blocks<M, S>(in + i, in_step, out + o, out_step, count, nan, window, last);
           i += static_cast<std::ptrdiff_t>(j) * in_step;
           o += static_cast<std::ptrdiff_t>(j) * out_step;
         }
-        for (; j < count; ++j, i += in_step, o += out_step) short_row<M, S>(in + i, out + o, nan, window);
+        for (; j < count; ++j, i += in_step, o += out_step) short_row<M, S>(in + i, out + o, nan, window, last);
       });
     });
   }
@@ -954,10 +1001,17 @@ struct Rows : Lanes<Target, T> {
     // Each common shape gets its own loop, so its small body is inlined into the group walk.
     if (outer == 0 && out_step == 1 && is_short_row(row)) {
       switch (row / lanes) {
-        case 1: return short_rows<1>(plan.kept, in, out, nan, stores);
-        case 2: return short_rows<2>(plan.kept, in, out, nan, stores);
-        case 3: return short_rows<3>(plan.kept, in, out, nan, stores);
-        default: return short_rows<4>(plan.kept, in, out, nan, stores);
+        case 1: return short_rows<1>(plan.kept, in, out, nan, stores, WholeLast<1>{});
+        case 2: return short_rows<2>(plan.kept, in, out, nan, stores, WholeLast<2>{});
+        case 3: return short_rows<3>(plan.kept, in, out, nan, stores, WholeLast<3>{});
+        default: return short_rows<4>(plan.kept, in, out, nan, stores, WholeLast<4>{});
+      }
+    }
+    if (outer == 0 && out_step == 1 && is_odd_short_row(row)) {
+      switch ((row + lanes - 1) / lanes) {
+        case 2: return short_rows<2>(plan.kept, in, out, nan, stores, row - lanes);
+        case 3: return short_rows<3>(plan.kept, in, out, nan, stores, row - lanes);
+        default: return short_rows<4>(plan.kept, in, out, nan, stores, row - lanes);
       }
     }
     if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
