@@ -923,6 +923,13 @@ struct Rows : Lanes<Target, T> {
     return groups * sizeof(GroupBest) * 8 <= elements * sizeof(T);
   }
 
+  // Whether run_rows takes run_long_rows: one contiguous row per group, longer than the short
+  // loops take (up to four vectors), no interleaving.
+  static bool takes_long_rows(const Plan& plan) {
+    const simd::LoopNest<2>& red = plan.reduced;
+    return red.rank == 1 && red.strides[1][0] == 1 && red.sizes[0] > 4 * lanes && !takes_interleaved(plan);
+  }
+
   static bool takes_interleaved(const Plan& plan) {
     const simd::LoopNest<2>& red = plan.reduced;
     return red.strides[1][red.rank - 1] == 1 && is_interleaved(plan.all) && interleaved_pays(plan);
@@ -947,13 +954,23 @@ struct Rows : Lanes<Target, T> {
     const bool zero_background = takes_interleaved(plan) && dense_output(plan.all);
     const simd::LoopNest<2>& all = plan.all;
     const std::ptrdiff_t row_step = all.rank >= 2 ? all.strides[1][all.rank - 2] : 0;
+    // Long rows split a line between two rows unless the rows start on a line. Streamed
+    // against plain, of memcpy (Zen 1, one thread, 256 MiB): rows of 100 FLOAT32 (400 bytes)
+    // 0.35 / 0.50, of 200 0.51 / 0.58, of 300 (1200 bytes) 0.57 / 0.58, of 500 0.72-0.75 /
+    // 0.60, of 1024 at +16 bytes 0.97 / 0.73; off the 16-byte grid, rows of 250 0.35 / 0.56 and
+    // of 1001 0.54 / 0.59.
+    const std::size_t row_bytes = plan.reduced.sizes[0] * sizeof(T);
+    const auto step_bytes = static_cast<std::size_t>(row_step) * sizeof(T);
+    const bool splits_lines = takes_long_rows(plan) && step_bytes % simd::cache_line_bytes != 0 &&
+                              (step_bytes % 16 != 0 || row_bytes < 1024);
     return {.output_bytes = output_bytes,
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .zero_background = zero_background,
             .fills_while_reading = zero_background,  // run_interleaved streams its zeros while it reads
             .streams_in_pieces_while_reading = simd::vector_stores_for<Target>(reinterpret_cast<const K*>(out), row_step,
                                                                                StoreStrategy::stream) ==
-                                               simd::VectorStores::stream_16};
+                                               simd::VectorStores::stream_16,
+            .stream_splits_lines = splits_lines};
   }
 
   // Groups whose state is kept at once (on the stack: 16 KiB). More groups are taken a chunk
@@ -1087,7 +1104,7 @@ struct Rows : Lanes<Target, T> {
     }
     if (outer == 0 && out_step == 1 && is_tiny_row(row)) return tiny_rows(plan.kept, row, in, out, nan);
     if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
-    if (outer == 0 && out_step == 1) return run_long_rows(plan.kept, row, in, out, nan, stop, stores);
+    if (takes_long_rows(plan)) return run_long_rows(plan.kept, row, in, out, nan, stop, stores);
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
       const T* g = in + in_offset;
       U* o = out + out_offset;

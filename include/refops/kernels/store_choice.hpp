@@ -67,6 +67,11 @@ struct StoreNeeds {
   // vector grid: streamed, its stores are 16-byte pieces, with which some hosts copy far more
   // slowly than with plain stores (store_calibration.hpp, pieces_lose_while_reading).
   bool streams_in_pieces_while_reading = false;
+  // Streamed, many lines would be written in two parts far apart in time (HARDMAX's long rows
+  // that do not start on a line: each row's last line is written while the next row is read,
+  // its first line a row later), which the write-combining buffers do not hold that long, so
+  // each such line goes to memory in pieces. Plain stores then win.
+  bool stream_splits_lines = false;
 };
 
 // Sparse writes at most this dense make a zeroing pass plus a patch pass cheaper than one
@@ -110,6 +115,7 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
   const bool whole_call = request.call_bytes <= needs.output_bytes;
   if (needs.streams_in_pieces_while_reading && whole_call && pieces_lose_while_reading(store_rates<Target>()))
     return StoreStrategy::plain;
+  if (needs.stream_splits_lines && whole_call) return StoreStrategy::plain;
   return StoreStrategy::stream;
 }
 
