@@ -342,8 +342,7 @@ struct Rows : Lanes<Target, T> {
 
   // One output row of M vectors (the last at `last`): the window's row with its 1 at `at`.
   template <std::size_t M, VectorStores S>
-  [[gnu::always_inline]] static void write_block_row(U* o, std::size_t at, const Window& window,
-                                                     std::size_t last = (M - 1) * lanes) {
+  [[gnu::always_inline]] static void write_block_row(U* o, std::size_t at, const Window& window, std::size_t last) {
     const K* row = window.row_with_one_at(last + lanes, at);
     K* dst = reinterpret_cast<K*>(o);
     for (std::size_t h = 0; h < M; ++h) {
@@ -354,7 +353,7 @@ struct Rows : Lanes<Target, T> {
 
   // One row of M vectors at p (the last at `last`), its output at o.
   template <std::size_t M, VectorStores S>
-  static void short_row(const T* p, U* o, const B& nan, const Window& window, std::size_t last = (M - 1) * lanes) {
+  static void short_row(const T* p, U* o, const B& nan, const Window& window, std::size_t last) {
     B k[M];
     B top = k[0] = load_key<Target, T>(p, nan);
     for (std::size_t h = 1; h < M; ++h)
@@ -365,8 +364,7 @@ struct Rows : Lanes<Target, T> {
   // The first maximum of each of `lanes` rows of M vectors (row r at p + r * p_step, its last
   // vector at `last`), by keys.
   template <std::size_t M>
-  static void block_positions(const T* p, std::ptrdiff_t p_step, const B& nan, std::size_t* at,
-                              std::size_t last = (M - 1) * lanes) {
+  static void block_positions(const T* p, std::ptrdiff_t p_step, const B& nan, std::size_t* at, std::size_t last) {
     B k[lanes][M];
     B top[lanes];
     for (std::size_t r = 0; r < lanes; ++r) {
@@ -384,7 +382,7 @@ struct Rows : Lanes<Target, T> {
   // at o + r * o_step.
   template <std::size_t M, VectorStores S>
   static void short_rows_block(const T* p, std::ptrdiff_t p_step, U* o, std::ptrdiff_t o_step, const B& nan,
-                               const Window& window, std::size_t last = (M - 1) * lanes) {
+                               const Window& window, std::size_t last) {
     std::size_t at[lanes];
     block_positions<M>(p, p_step, nan, at, last);
     for (std::size_t r = 0; r < lanes; ++r)
