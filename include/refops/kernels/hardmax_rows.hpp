@@ -277,14 +277,11 @@ struct Rows : Lanes<Target, T> {
   // all positive numbers (or whose elements are all negative numbers) take raw bits and a
   // software-pipelined loop (short_rows_blocks_bits).
 
-  static bool is_short_row(std::size_t n) { return n % lanes == 0 && n <= 4 * lanes; }
-
   // Rows between one and four vectors long but not whole vectors (rows of 10 or 20 FLOAT32,
   // 10 classes say) take the same loops with their last vector moved back to end with the row
   // (`last`: its offset), overlapping the one before: a repeat changes no maximum, the first
   // equal lane is found in the earlier vector, and both write the window's same elements.
   // The general path they took before paid some 50 ns a row (rows of 10: 0.06 of memcpy).
-  static bool is_odd_short_row(std::size_t n) { return n > lanes && n < 4 * lanes && n % lanes != 0; }
 
   // The offset of vector h of M in a row whose last vector is at `last`.
   template <std::size_t M>
@@ -640,8 +637,6 @@ struct Rows : Lanes<Target, T> {
   // cost some 50 ns a row (rows of 4: 0.03 of memcpy, Zen 1). Stores are plain: the rows'
   // vectors overlap, which streamed stores must not.
 
-  static bool is_tiny_row(std::size_t n) { return n < lanes; }
-
   static void tiny_rows(const simd::LoopNest<2>& kept, std::size_t n, const T* in, U* out, K nan_scalar) {
     const B nan(nan_scalar), lowest(std::numeric_limits<K>::min());
     const auto in_row = [&] {
@@ -921,11 +916,19 @@ struct Rows : Lanes<Target, T> {
     return groups * sizeof(GroupBest) * 8 <= elements * sizeof(T);
   }
 
-  // Whether run_rows takes run_long_rows: one contiguous row per group, longer than the short
-  // loops take (up to four vectors), no interleaving.
-  static bool takes_long_rows(const Plan& plan) {
+  // One contiguous output row per group: the row loops (short, tiny, long) apply.
+  static bool one_row_per_group(const Plan& plan) {
     const simd::LoopNest<2>& red = plan.reduced;
-    return red.rank == 1 && red.strides[1][0] == 1 && red.sizes[0] > 4 * lanes && !takes_interleaved(plan);
+    return red.rank == 1 && red.strides[1][0] == 1;
+  }
+
+  // Whether run_rows takes a short-row loop (short_rows or tiny_rows): rows of at most four
+  // vectors.
+  static bool takes_short_loops(const Plan& plan) { return one_row_per_group(plan) && plan.reduced.sizes[0] <= 4 * lanes; }
+
+  // Whether run_rows takes run_long_rows: one longer row per group, no interleaving.
+  static bool takes_long_rows(const Plan& plan) {
+    return one_row_per_group(plan) && !takes_short_loops(plan) && !takes_interleaved(plan);
   }
 
   static bool takes_interleaved(const Plan& plan) {
@@ -1085,7 +1088,7 @@ struct Rows : Lanes<Target, T> {
     // Nothing beats a NaN under propagate, nor +inf under ignore: stop scanning the group there.
     const K stop = mode == NanMode::propagate ? nan : key_of_bits<T>(Traits<T>::inf, nan);
     // Each common shape gets its own loop, so its small body is inlined into the group walk.
-    if (outer == 0 && out_step == 1 && is_short_row(row)) {
+    if (takes_short_loops(plan) && row % lanes == 0) {  // whole vectors
       switch (row / lanes) {
         case 1: return short_rows<1>(plan.kept, in, out, nan, stores, WholeLast<1>{});
         case 2: return short_rows<2>(plan.kept, in, out, nan, stores, WholeLast<2>{});
@@ -1093,14 +1096,14 @@ struct Rows : Lanes<Target, T> {
         default: return short_rows<4>(plan.kept, in, out, nan, stores, WholeLast<4>{});
       }
     }
-    if (outer == 0 && out_step == 1 && is_odd_short_row(row)) {
+    if (takes_short_loops(plan) && row > lanes) {  // the last vector overlapping
       switch ((row + lanes - 1) / lanes) {
         case 2: return short_rows<2>(plan.kept, in, out, nan, stores, row - lanes);
         case 3: return short_rows<3>(plan.kept, in, out, nan, stores, row - lanes);
         default: return short_rows<4>(plan.kept, in, out, nan, stores, row - lanes);
       }
     }
-    if (outer == 0 && out_step == 1 && is_tiny_row(row)) return tiny_rows(plan.kept, row, in, out, nan);
+    if (takes_short_loops(plan)) return tiny_rows(plan.kept, row, in, out, nan);  // shorter than a vector
     if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
     if (takes_long_rows(plan)) return run_long_rows(plan.kept, row, in, out, nan, stop, stores);
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
