@@ -208,6 +208,29 @@ TEST_CASE("ONE_HOT: bindings that do not fit are rejected before anything is wri
   }
 }
 
+// execute() validates a description once per thread and keeps each tensor's addressed bytes
+// with it (src/ops/validated_once.hpp): a call with the same description must still check its
+// buffers, and a description that differs only in its strides must not use the kept sizes.
+TEST_CASE("ONE_HOT: bindings are checked on every call, against the description of that call", "[one_hot][validation]") {
+  const auto d = valid_desc();
+  Bound b(d);
+  execute(d, b.indices.in(), b.values.in(), b.output.out());  // validated and kept
+  Buffer small(95);
+  require_binding_rejected(d, b.indices.in(), b.values.in(), small, small.out(), "OutputTensor.Binding.SizeInBytes",
+                           "expected a buffer of at least 96 bytes");
+
+  auto padded = d;  // output rows 16 elements apart: the last element ends at byte 112
+  padded.output.strides = {16, 4, 1};
+  Buffer packed_size(96);
+  require_binding_rejected(padded, b.indices.in(), b.values.in(), packed_size, packed_size.out(),
+                           "OutputTensor.Binding.SizeInBytes", "expected a buffer of at least 112 bytes");
+  Buffer padded_size(112);
+  execute(padded, b.indices.in(), b.values.in(), padded_size.out());
+  CHECK_FALSE(padded_size.all_sentinel());
+  require_binding_rejected(d, b.indices.in(), b.values.in(), small, small.out(), "OutputTensor.Binding.SizeInBytes",
+                           "expected a buffer of at least 96 bytes");
+}
+
 TEST_CASE("ONE_HOT: the lowest valid feature level follows the table", "[one_hot][validation]") {
   OneHotDesc d{{DataType::uint32, {1, 1, 3, 1}, {}, 0},
                {DataType::float16, {1, 1, 1, 2}, {}, 0},

@@ -120,13 +120,13 @@ void execute(const DiagonalMatrix1Desc& desc, In input, Out output, const Execut
   const auto make_call = [&] {
     return call_of(desc.output, output, input_desc, input, element_bits(desc.value), desc.fill_begin, desc.fill_end);
   };
-  std::vector<Diagnostic> diagnostics = validate_once(
+  Validated validated = validate_once(
       desc, options.feature_level, [](const DiagonalMatrix1Desc& d, FeatureLevel l) { return validate(d, l); });
   if (input_desc)
-    finish_execute(std::move(diagnostics), {desc.output, "OutputTensor", output},
+    finish_execute(std::move(validated), {desc.output, "OutputTensor", output},
                    {{*input_desc, "InputTensor", input}}, diagonal_matrix_entries, options, make_call);
   else
-    finish_execute(std::move(diagnostics), {desc.output, "OutputTensor", output}, {}, diagonal_matrix_entries,
+    finish_execute(std::move(validated), {desc.output, "OutputTensor", output}, {}, diagonal_matrix_entries,
                    options, make_call);
 }
 

@@ -14,6 +14,7 @@
 #include <refops/diagnostics.hpp>
 
 #include "dispatch/arch_table.hpp"
+#include "ops/validated_once.hpp"
 #include "threads/split_calls.hpp"
 #include "validation/tensor_rules.hpp"
 
@@ -29,10 +30,11 @@ inline void check_options(const ExecuteOptions& options, std::vector<Diagnostic>
 
 // `make_call` runs only for a valid description with valid buffers: it may read them.
 template <class Call, class MakeCall>
-void finish_execute(std::vector<Diagnostic> diagnostics, const Binding& output,
-                    std::initializer_list<Binding> inputs, const ArchTable<void (*)(const Call&)>& entry,
-                    const ExecuteOptions& options, MakeCall&& make_call) {
-  if (diagnostics.empty()) check_bindings(output, inputs, diagnostics);
+void finish_execute(Validated validated, const Binding& output, std::initializer_list<Binding> inputs,
+                    const ArchTable<void (*)(const Call&)>& entry, const ExecuteOptions& options,
+                    MakeCall&& make_call) {
+  std::vector<Diagnostic>& diagnostics = validated.diagnostics;
+  if (diagnostics.empty()) check_bindings(output, inputs, *validated.addressed, diagnostics);
   check_options(options, diagnostics);
   throw_if_any(std::move(diagnostics));
   const auto run = entry[resolve_arch(options)];

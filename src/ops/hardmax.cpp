@@ -104,8 +104,8 @@ HardmaxCall call_of(const TensorDesc& input_desc, const TensorDesc& output_desc,
 
 // Both operators' end of execute(): HARDMAX passes its last axis as `axes`.
 void run(const TensorDesc& input_desc, const TensorDesc& output_desc, const Dims& axes, NanMode mode, In input,
-         Out output, const ExecuteOptions& options, std::vector<Diagnostic> diagnostics) {
-  finish_execute(std::move(diagnostics), {output_desc, "OutputTensor", output}, {{input_desc, "InputTensor", input}},
+         Out output, const ExecuteOptions& options, Validated validated) {
+  finish_execute(std::move(validated), {output_desc, "OutputTensor", output}, {{input_desc, "InputTensor", input}},
                  hardmax_entries, options, [&] { return call_of(input_desc, output_desc, axes, mode, input, output); });
 }
 
@@ -141,10 +141,10 @@ std::optional<FeatureLevel> minimum_feature_level(const Hardmax1Desc& desc) {
 }
 
 void execute(const HardmaxDesc& desc, In input, Out output, const ExecuteOptions& options) {
-  auto diagnostics = detail::validate_once(desc, options.feature_level,
-                                           [](const HardmaxDesc& d, FeatureLevel l) { return validate(d, l); });
+  auto validated = detail::validate_once(desc, options.feature_level,
+                                         [](const HardmaxDesc& d, FeatureLevel l) { return validate(d, l); });
   const Dims last_axis{static_cast<std::uint32_t>(desc.input.sizes.empty() ? 0 : desc.input.sizes.size() - 1)};
-  detail::run(desc.input, desc.output, last_axis, desc.nan_mode, input, output, options, std::move(diagnostics));
+  detail::run(desc.input, desc.output, last_axis, desc.nan_mode, input, output, options, std::move(validated));
 }
 
 void execute(const Hardmax1Desc& desc, In input, Out output, const ExecuteOptions& options) {

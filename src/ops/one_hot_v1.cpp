@@ -130,12 +130,12 @@ TensorDesc output_desc(const OneHotV1Desc& desc) {
 
 void execute(const OneHotV1Desc& desc, In indices, Out output, const ExecuteOptions& options) {
   using namespace detail;
-  std::vector<Diagnostic> diagnostics =
+  Validated validated =
       validate_once(desc, FeatureLevel::latest, [](const OneHotV1Desc& d, FeatureLevel) { return validate(d); });
-  if (!diagnostics.empty()) throw_if_any(std::move(diagnostics));  // no output description to bind
+  if (!validated.diagnostics.empty()) throw_if_any(std::move(validated.diagnostics));  // no output description to bind
   const TensorDesc index_tensor = indices_as_tensor(desc.indices);
   const TensorDesc output_tensor = packed_output(desc);
-  finish_execute(std::move(diagnostics), {output_tensor, "output", output}, {{index_tensor, "indices", indices}},
+  finish_execute(std::move(validated), {output_tensor, "output", output}, {{index_tensor, "indices", indices}},
                  one_hot_entries, options, [&] { return call_of(desc, indices, output); });
 }
 

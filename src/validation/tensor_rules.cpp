@@ -221,21 +221,22 @@ void check_no_overlap(const Binding& output, const Binding& input, std::vector<D
   check_no_overlap(output, addressed_bytes(output.desc), input, addressed_bytes(input.desc), out);
 }
 
-void check_bindings(const Binding& output, std::initializer_list<Binding> inputs, std::vector<Diagnostic>& out) {
-  // Each tensor's addressed bytes once: computing them again for the overlaps was a tenth of a
-  // small call (docs/performance.md, "Small calls").
-  constexpr std::size_t max_inputs = 4;
+void check_bindings(const Binding& output, std::initializer_list<Binding> inputs, AddressedBytes& addressed,
+                    std::vector<Diagnostic>& out) {
+  // Each tensor's addressed bytes once per description: computing them on every call was a
+  // sixth of a small ONE_HOT call (docs/performance.md, "Small calls").
   assert(inputs.size() <= max_inputs);
-  std::array<std::uint64_t, max_inputs> in_bytes{};
-  const std::size_t before = out.size();
-  for (std::size_t i = 0; const Binding& input : inputs) {
-    in_bytes[i] = addressed_bytes(input.desc);
-    check_binding(input.desc, in_bytes[i++], input.tensor, input.buffer, out);
+  if (addressed[0] == 0) {
+    addressed[0] = addressed_bytes(output.desc);
+    for (std::size_t i = 1; const Binding& input : inputs) addressed[i++] = addressed_bytes(input.desc);
   }
-  const std::uint64_t out_bytes = addressed_bytes(output.desc);
-  check_binding(output.desc, out_bytes, output.tensor, output.buffer, out);
+  const std::size_t before = out.size();
+  for (std::size_t i = 1; const Binding& input : inputs)
+    check_binding(input.desc, addressed[i++], input.tensor, input.buffer, out);
+  check_binding(output.desc, addressed[0], output.tensor, output.buffer, out);
   if (out.size() != before) return;  // overlaps are only meaningful for buffers that hold their tensors
-  for (std::size_t i = 0; const Binding& input : inputs) check_no_overlap(output, out_bytes, input, in_bytes[i++], out);
+  for (std::size_t i = 1; const Binding& input : inputs)
+    check_no_overlap(output, addressed[0], input, addressed[i++], out);
 }
 
 void check_same_sizes(const TensorDesc& desc, std::string_view tensor, const TensorDesc& reference,

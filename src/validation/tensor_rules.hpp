@@ -3,6 +3,7 @@
 // ("OutputTensor.Strides[2]") and whose message says what was expected and what was found.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -50,9 +51,17 @@ struct Binding {
 // to buffers that hold them).
 void check_no_overlap(const Binding& output, const Binding& input, std::vector<Diagnostic>&);
 
+// Each tensor's addressed bytes (first to last addressed byte: addressed_bytes, tensor_extent.hpp),
+// the output's first, then the inputs' in the order they are bound; 0 until computed (a valid
+// tensor addresses at least one byte).
+inline constexpr std::size_t max_inputs = 4;
+using AddressedBytes = std::array<std::uint64_t, 1 + max_inputs>;
+
 // check_binding for every buffer; then, when all hold their tensors, the output's first-to-last
-// addressed bytes must not overlap any input's.
-void check_bindings(const Binding& output, std::initializer_list<Binding> inputs, std::vector<Diagnostic>&);
+// addressed bytes must not overlap any input's. `addressed` is kept with the description
+// (validated_once.hpp): computed on its first call, read on the next.
+void check_bindings(const Binding& output, std::initializer_list<Binding> inputs, AddressedBytes& addressed,
+                    std::vector<Diagnostic>&);
 
 // Same DimensionCount and Sizes as a reference tensor ("must have the same ... as OutputTensor").
 void check_same_sizes(const TensorDesc&, std::string_view tensor, const TensorDesc& reference,
