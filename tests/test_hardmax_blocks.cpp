@@ -204,8 +204,10 @@ void check_short_rows(TestRng& rng, std::span<const std::uint32_t> lengths, std:
 TEST_CASE("HARDMAX1 short rows reduced a block at a time match the oracle", "[hardmax][generated]") {
   REFOPS_TEST_RNG(rng);
   std::vector<std::uint32_t> lengths;
-  for (std::uint32_t n = 1; n <= 33; ++n) lengths.push_back(n);
-  for (std::uint32_t n : {48u, 64u, 96u, 128u}) lengths.push_back(n);
+  // Every length to just past eight AVX2 FLOAT32 vectors (the longest short rows), then
+  // lengths around eight vectors of 16 lanes (FLOAT16 on AVX2, FLOAT32 on AVX-512).
+  for (std::uint32_t n = 1; n <= 66; ++n) lengths.push_back(n);
+  for (std::uint32_t n : {80u, 96u, 100u, 127u, 128u, 129u}) lengths.push_back(n);
   // Rows per run: around blocks of 4, 8, 16 and 32 rows (the lane counts).
   const std::uint32_t counts[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47};
   check_short_rows(rng, lengths, counts, &draw_row);
@@ -215,7 +217,7 @@ TEST_CASE("HARDMAX1 blocks of short rows with positive maxima (raw bits) match t
   // Blocks of a lane count of rows whose every maximum is a positive number take raw bits, no
   // keys (AVX2); a block with a NaN, +-0 or no positive maximum in any row must step aside.
   REFOPS_TEST_RNG(rng);
-  const std::uint32_t lengths[] = {8, 16, 24, 32, 48, 64};
+  const std::uint32_t lengths[] = {8, 16, 24, 32, 36, 40, 48, 57, 63, 64};
   const std::uint32_t counts[] = {8, 16, 17, 33, 47, 64};
   check_short_rows(rng, lengths, counts, &draw_positive_row);
 }
@@ -224,7 +226,7 @@ TEST_CASE("HARDMAX1 blocks of short rows of negative numbers (raw bits) match th
   // Blocks whose every element is a negative number (no +0.0, no NaN) take raw bits too, each
   // row's maximum its smallest bits (AVX2); any other block must step aside.
   REFOPS_TEST_RNG(rng);
-  const std::uint32_t lengths[] = {8, 16, 24, 32, 48, 64};
+  const std::uint32_t lengths[] = {8, 16, 24, 32, 36, 40, 48, 57, 63, 64};
   const std::uint32_t counts[] = {8, 16, 17, 33, 47, 64};
   check_short_rows(rng, lengths, counts, &draw_negative_row);
 }

@@ -1,7 +1,7 @@
 // HARDMAX, vector paths for the rows shape: the innermost dimension is reduced and contiguous
 // in the input. Semantics: hardmax_core.hpp. Four loops, by shape:
-// - short rows (a group is one row of one to four vectors, rows of 16 or 10 say; a row that is
-//   not whole vectors ends with a vector that overlaps the one before): reduced a block of
+// - short rows (a group is one row of one to eight vectors, rows of 16, 10 or 40 say; a row
+//   that is not whole vectors ends with a vector that overlaps the one before): reduced a block of
 //   `lanes` rows at a time by a transposing butterfly, outputs copied from a window with stores
 //   fixed per run (plain, streamed vectors, or streamed 16-byte pieces);
 // - long rows (a group is one longer row): the previous row's output is written a vector per
@@ -36,6 +36,8 @@ struct Rows : Lanes<Target, T> {
   // maximum), so a small block keeps that short; a block costs one vector compare with the
   // best so far, and a horizontal maximum only when it beats it (rare after the first few).
   static constexpr std::size_t block = 1024 / sizeof(T);
+  // Rows of at most this many vectors take the short-row loops (short_rows, tiny_rows).
+  static constexpr std::size_t max_short_vectors = 8;
 
   // ---- the largest key of a block without a key per element (AVX2) ----
   //
@@ -263,7 +265,7 @@ struct Rows : Lanes<Target, T> {
     if (one_at < n) p[static_cast<std::ptrdiff_t>(one_at) * stride] = Traits<T>::one;
   }
 
-  // ---- short rows: groups that are one row of one to four whole vectors ----
+  // ---- short rows: groups that are one row of one to eight vectors ----
   //
   // Rows of 16, say. A block of `lanes` neighbouring rows is reduced at once: each row's vectors
   // are folded into one by a lane-wise maximum, and simd::lane_maxima transposes the block's
@@ -277,11 +279,15 @@ struct Rows : Lanes<Target, T> {
   // all positive numbers (or whose elements are all negative numbers) take raw bits and a
   // software-pipelined loop (short_rows_blocks_bits).
 
-  // Rows between one and four vectors long but not whole vectors (rows of 10 or 20 FLOAT32,
+  // Rows between one and eight vectors long but not whole vectors (rows of 10 or 20 FLOAT32,
   // 10 classes say) take the same loops with their last vector moved back to end with the row
   // (`last`: its offset), overlapping the one before: a repeat changes no maximum, the first
   // equal lane is found in the earlier vector, and both write the window's same elements.
   // The general path they took before paid some 50 ns a row (rows of 10: 0.06 of memcpy).
+  // Rows of five to eight vectors, whole or not, take that form too (four more loops, not
+  // eight): rows of 40 FLOAT32 ran at 0.32-0.34 of memcpy on the long-row path and 0.60-0.66
+  // here, rows of 60 and 64 at 0.35 / 0.41 and 0.43 (Zen 1). Longer rows stay on the long-row
+  // path: rows of 100 as 16 vectors (the last repeated) ran at 0.38 against its 0.45.
 
   // The offset of vector h of M in a row whose last vector is at `last`.
   template <std::size_t M>
@@ -293,7 +299,7 @@ struct Rows : Lanes<Target, T> {
 
   // The output rows of n elements: the row with its 1 at i starts at bits + (n - 1 - i).
   struct Window {
-    U bits[8 * lanes];
+    U bits[2 * max_short_vectors * lanes];
     explicit Window(std::size_t n) {
       std::fill(bits, bits + std::max(2 * n, n + lanes), U{0});  // tiny rows read a whole vector
       bits[n - 1] = Traits<T>::one;
@@ -503,7 +509,8 @@ struct Rows : Lanes<Target, T> {
   [[gnu::always_inline]] static std::uint32_t row_first_max(const K* q, V low, V high, Last last) {
     constexpr int lane = shuffled_lane[R];
     const V target = _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
-    std::uint64_t equal = std::uint64_t{1} << (last + 8);  // never empty: no branch on zero
+    // A bit past the row, so never empty (no branch on zero); a row of 64 fills the mask.
+    std::uint64_t equal = last + 8 < 64 ? std::uint64_t{1} << (last + 8) : 0;
     for (std::size_t h = 0; h < M; ++h) {
       const std::size_t at_h = vector_offset<M>(h, last);
       equal |= static_cast<std::uint64_t>(static_cast<unsigned>(
@@ -922,9 +929,11 @@ struct Rows : Lanes<Target, T> {
     return red.rank == 1 && red.strides[1][0] == 1;
   }
 
-  // Whether run_rows takes a short-row loop (short_rows or tiny_rows): rows of at most four
-  // vectors.
-  static bool takes_short_loops(const Plan& plan) { return one_row_per_group(plan) && plan.reduced.sizes[0] <= 4 * lanes; }
+  // Whether run_rows takes a short-row loop (short_rows or tiny_rows): rows of at most
+  // max_short_vectors vectors.
+  static bool takes_short_loops(const Plan& plan) {
+    return one_row_per_group(plan) && plan.reduced.sizes[0] <= max_short_vectors * lanes;
+  }
 
   // Whether run_rows takes run_long_rows: one longer row per group, no interleaving.
   static bool takes_long_rows(const Plan& plan) {
@@ -1088,7 +1097,7 @@ struct Rows : Lanes<Target, T> {
     // Nothing beats a NaN under propagate, nor +inf under ignore: stop scanning the group there.
     const K stop = mode == NanMode::propagate ? nan : key_of_bits<T>(Traits<T>::inf, nan);
     // Each common shape gets its own loop, so its small body is inlined into the group walk.
-    if (takes_short_loops(plan) && row % lanes == 0) {  // whole vectors
+    if (takes_short_loops(plan) && row % lanes == 0 && row <= 4 * lanes) {  // up to four whole vectors
       switch (row / lanes) {
         case 1: return short_rows<1>(plan.kept, in, out, nan, stores, WholeLast<1>{});
         case 2: return short_rows<2>(plan.kept, in, out, nan, stores, WholeLast<2>{});
@@ -1096,11 +1105,16 @@ struct Rows : Lanes<Target, T> {
         default: return short_rows<4>(plan.kept, in, out, nan, stores, WholeLast<4>{});
       }
     }
-    if (takes_short_loops(plan) && row > lanes) {  // the last vector overlapping
+    // The last vector at row - lanes: overlapping the one before, or whole rows of 5 to 8 vectors.
+    if (takes_short_loops(plan) && row > lanes) {
       switch ((row + lanes - 1) / lanes) {
         case 2: return short_rows<2>(plan.kept, in, out, nan, stores, row - lanes);
         case 3: return short_rows<3>(plan.kept, in, out, nan, stores, row - lanes);
-        default: return short_rows<4>(plan.kept, in, out, nan, stores, row - lanes);
+        case 4: return short_rows<4>(plan.kept, in, out, nan, stores, row - lanes);
+        case 5: return short_rows<5>(plan.kept, in, out, nan, stores, row - lanes);
+        case 6: return short_rows<6>(plan.kept, in, out, nan, stores, row - lanes);
+        case 7: return short_rows<7>(plan.kept, in, out, nan, stores, row - lanes);
+        default: return short_rows<8>(plan.kept, in, out, nan, stores, row - lanes);
       }
     }
     if (takes_short_loops(plan)) return tiny_rows(plan.kept, row, in, out, nan);  // shorter than a vector
