@@ -843,11 +843,27 @@ xsimd::batch<K, Target> swap_lanes(const xsimd::batch<K, Target>& v) {
   }
 }
 
+// v with each 16-bit lane i moved to lane i ^ S, where 32-bit lane swaps are native: pairs of
+// lanes are 32-bit lanes, so a swap at distance S >= 2 is a 32-bit swap at S / 2, and at
+// distance 1 a rotation of every 32-bit lane by 16 bits.
+template <std::size_t S, class Target, class K>
+xsimd::batch<K, Target> swap_16_bit_lanes(const xsimd::batch<K, Target>& v) {
+  static_assert(sizeof(K) == 2 && native_swizzle<Target, std::uint32_t>);
+  using W = xsimd::batch<std::uint32_t, Target>;
+  const W w = xsimd::bitwise_cast<W>(v);
+  if constexpr (S == 1) return xsimd::bitwise_cast<xsimd::batch<K, Target>>((w << 16) | (w >> 16));
+  else return xsimd::bitwise_cast<xsimd::batch<K, Target>>(swap_lanes<S / 2>(w));
+}
+
 // Every lane gets the largest lane of v: a butterfly of lane swaps at distance S, S/2, ..., 1
-// where swaps are native, max_lane elsewhere.
+// where swaps are native (for 16-bit lanes, where 32-bit swaps are: FLOAT16 keys on SSE2 and
+// AVX2), max_lane elsewhere.
 template <class Target, class K, std::size_t S = xsimd::batch<K, Target>::size / 2>
 xsimd::batch<K, Target> spread_max(const xsimd::batch<K, Target>& v) {
-  if constexpr (!native_swizzle<Target, K>) {
+  if constexpr (sizeof(K) == 2 && !native_swizzle<Target, K> && native_swizzle<Target, std::uint32_t>) {
+    if constexpr (S == 0) return v;
+    else return spread_max<Target, K, S / 2>(max_of<Target>(v, swap_16_bit_lanes<S>(v)));
+  } else if constexpr (!native_swizzle<Target, K>) {
     return xsimd::batch<K, Target>(max_lane<Target>(v));
   } else if constexpr (S == 0) {
     return v;
