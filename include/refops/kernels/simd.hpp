@@ -821,13 +821,28 @@ struct XorLane {
   static constexpr std::size_t get(std::size_t i, std::size_t) { return i ^ S; }
 };
 
-// v with each lane i moved to lane i ^ S (only where native_swizzle<Target, K>). On AVX-512 the
-// zero-masking permute with every lane selected: GCC 12's plain _mm512_permutexvar_* (what
+// Whether swap_lanes<S> on K lanes is cheap: native, or 16-bit lanes where 32-bit swaps are
+// native (FLOAT16 keys on SSE2 and AVX2), since two 16-bit lanes are one 32-bit lane.
+template <class Target, class K>
+inline constexpr bool cheap_lane_swaps =
+    native_swizzle<Target, K> || (sizeof(K) == 2 && native_swizzle<Target, std::uint32_t>);
+
+// v with each lane i moved to lane i ^ S (only where cheap_lane_swaps<Target, K>). On AVX-512
+// the zero-masking permute with every lane selected: GCC 12's plain _mm512_permutexvar_* (what
 // xsimd::swizzle calls) reports -Wmaybe-uninitialized inside its own header, an error here.
+// 16-bit lanes without a native swap: at distance S >= 2 a 32-bit swap at S / 2, at distance 1
+// a rotation of every 32-bit lane by 16 bits.
 template <std::size_t S, class Target, class K>
 xsimd::batch<K, Target> swap_lanes(const xsimd::batch<K, Target>& v) {
   using B = xsimd::batch<K, Target>;
   using Index = xsimd::batch<std::make_unsigned_t<K>, Target>;
+  if constexpr (!native_swizzle<Target, K>) {
+    static_assert(sizeof(K) == 2 && native_swizzle<Target, std::uint32_t>);
+    using W = xsimd::batch<std::uint32_t, Target>;
+    const W w = xsimd::bitwise_cast<W>(v);
+    if constexpr (S == 1) return xsimd::bitwise_cast<B>((w << 16) | (w >> 16));
+    else return xsimd::bitwise_cast<B>(swap_lanes<S / 2>(w));
+  } else
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) {
     const __m512i i = Index(xsimd::make_batch_constant<Index, XorLane<S>>()), x = xsimd::bitwise_cast<B>(v);
@@ -843,27 +858,11 @@ xsimd::batch<K, Target> swap_lanes(const xsimd::batch<K, Target>& v) {
   }
 }
 
-// v with each 16-bit lane i moved to lane i ^ S, where 32-bit lane swaps are native: pairs of
-// lanes are 32-bit lanes, so a swap at distance S >= 2 is a 32-bit swap at S / 2, and at
-// distance 1 a rotation of every 32-bit lane by 16 bits.
-template <std::size_t S, class Target, class K>
-xsimd::batch<K, Target> swap_16_bit_lanes(const xsimd::batch<K, Target>& v) {
-  static_assert(sizeof(K) == 2 && native_swizzle<Target, std::uint32_t>);
-  using W = xsimd::batch<std::uint32_t, Target>;
-  const W w = xsimd::bitwise_cast<W>(v);
-  if constexpr (S == 1) return xsimd::bitwise_cast<xsimd::batch<K, Target>>((w << 16) | (w >> 16));
-  else return xsimd::bitwise_cast<xsimd::batch<K, Target>>(swap_lanes<S / 2>(w));
-}
-
 // Every lane gets the largest lane of v: a butterfly of lane swaps at distance S, S/2, ..., 1
-// where swaps are native (for 16-bit lanes, where 32-bit swaps are: FLOAT16 keys on SSE2 and
-// AVX2), max_lane elsewhere.
+// where swaps are cheap, max_lane elsewhere.
 template <class Target, class K, std::size_t S = xsimd::batch<K, Target>::size / 2>
 xsimd::batch<K, Target> spread_max(const xsimd::batch<K, Target>& v) {
-  if constexpr (sizeof(K) == 2 && !native_swizzle<Target, K> && native_swizzle<Target, std::uint32_t>) {
-    if constexpr (S == 0) return v;
-    else return spread_max<Target, K, S / 2>(max_of<Target>(v, swap_16_bit_lanes<S>(v)));
-  } else if constexpr (!native_swizzle<Target, K>) {
+  if constexpr (!cheap_lane_swaps<Target, K>) {
     return xsimd::batch<K, Target>(max_lane<Target>(v));
   } else if constexpr (S == 0) {
     return v;
