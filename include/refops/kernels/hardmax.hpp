@@ -26,10 +26,15 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     const std::size_t last = all.rank - 1;
     const std::size_t output_bytes = output.element_count() * sizeof(T);
     if (all.rank > 0 && all.role[last] == reduced_role && all.strides[0][last] == 1) {
-      const StoreStrategy stores = simd::choose_stores<Target>(store_request, R::store_needs(plan, output_bytes, output.data()));
-      R::run_rows(plan, input.data(), output.data(), mode, stores);
-      simd::finish_stores<Target>(stores);
-      return;
+      const auto run_rows_with = [&]<class Path>(std::type_identity<Path>) {
+        const StoreStrategy stores =
+            simd::choose_stores<Target>(store_request, Path::store_needs(plan, output_bytes, output.data()));
+        Path::run_rows(plan, input.data(), output.data(), mode, stores);
+        simd::finish_stores<Target>(stores);
+      };
+      using Short = Rows<short_rows_target<Target>, T>;
+      if (Short::takes_short_loops(plan)) return run_rows_with(std::type_identity<Short>{});
+      return run_rows_with(std::type_identity<R>{});
     }
     if (C::takes(all)) {
       const StoreStrategy stores = simd::choose_stores<Target>(store_request, C::store_needs(plan, output_bytes));

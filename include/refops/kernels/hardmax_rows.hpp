@@ -3,7 +3,8 @@
 // - short rows (a group is one row of one to eight vectors, rows of 16, 10 or 40 say; a row
 //   that is not whole vectors ends with a vector that overlaps the one before): reduced a block of
 //   `lanes` rows at a time by a transposing butterfly, outputs copied from a window with stores
-//   fixed per run (plain, streamed vectors, or streamed 16-byte pieces);
+//   fixed per run (plain, streamed vectors, or streamed 16-byte pieces); AVX-512 gives them to
+//   AVX2's loops (short_rows_target);
 // - long rows (a group is one longer row): the previous row's output is written a vector per
 //   vector loaded while this row is read, so reads and writes take turns a line at a time;
 // - interleaved groups (a kept dimension between reduced ones, axes {0, 2} say): one pass in
@@ -22,6 +23,16 @@
 #include <utility>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
+
+// The target whose loops take short rows (Rows::takes_short_loops). AVX-512 gives them to
+// AVX2's loops, compiled here with AVX-512's flags (so with 32 vector registers): a block of
+// 16 rows of 16 lanes holds more vectors than there are registers, and only AVX2 has the
+// raw-bit block loop. On Zen 4, AVX2's loops against AVX-512's, of memcpy (one thread,
+// 256 MiB): rows of 16 0.92 / 0.70, of 10 0.57 / 0.33, of 40 0.61 / 0.51, of 4 0.33 / 0.12,
+// FLOAT16 rows of 20 0.31 / 0.25, and rows of 16 in cache (2 MiB) 0.60 / 0.31. AVX-512 rows
+// longer than eight AVX2 vectors take the long-row loop (rows of 100 FLOAT32: 0.32 either way).
+template <class Target>
+using short_rows_target = std::conditional_t<std::is_base_of_v<xsimd::avx512f, Target>, xsimd::avx2, Target>;
 
 template <class Target, class T>
 struct Rows : Lanes<Target, T> {
@@ -931,8 +942,10 @@ struct Rows : Lanes<Target, T> {
 
   // Whether run_rows takes a short-row loop (short_rows or tiny_rows): rows of at most
   // max_short_vectors vectors.
+  // None on a target that gives its short rows to another (short_rows_target).
+  static constexpr bool has_short_loops = std::is_same_v<short_rows_target<Target>, Target>;
   static bool takes_short_loops(const Plan& plan) {
-    return one_row_per_group(plan) && plan.reduced.sizes[0] <= max_short_vectors * lanes;
+    return has_short_loops && one_row_per_group(plan) && plan.reduced.sizes[0] <= max_short_vectors * lanes;
   }
 
   // Whether run_rows takes run_long_rows: one longer row per group, no interleaving.
@@ -1097,27 +1110,29 @@ struct Rows : Lanes<Target, T> {
     // Nothing beats a NaN under propagate, nor +inf under ignore: stop scanning the group there.
     const K stop = mode == NanMode::propagate ? nan : key_of_bits<T>(Traits<T>::inf, nan);
     // Each common shape gets its own loop, so its small body is inlined into the group walk.
-    if (takes_short_loops(plan) && row % lanes == 0 && row <= 4 * lanes) {  // up to four whole vectors
-      switch (row / lanes) {
-        case 1: return short_rows<1>(plan.kept, in, out, nan, stores, WholeLast<1>{});
-        case 2: return short_rows<2>(plan.kept, in, out, nan, stores, WholeLast<2>{});
-        case 3: return short_rows<3>(plan.kept, in, out, nan, stores, WholeLast<3>{});
-        default: return short_rows<4>(plan.kept, in, out, nan, stores, WholeLast<4>{});
+    if constexpr (has_short_loops) {
+      if (takes_short_loops(plan) && row % lanes == 0 && row <= 4 * lanes) {  // up to four whole vectors
+        switch (row / lanes) {
+          case 1: return short_rows<1>(plan.kept, in, out, nan, stores, WholeLast<1>{});
+          case 2: return short_rows<2>(plan.kept, in, out, nan, stores, WholeLast<2>{});
+          case 3: return short_rows<3>(plan.kept, in, out, nan, stores, WholeLast<3>{});
+          default: return short_rows<4>(plan.kept, in, out, nan, stores, WholeLast<4>{});
+        }
       }
-    }
-    // The last vector at row - lanes: overlapping the one before, or whole rows of 5 to 8 vectors.
-    if (takes_short_loops(plan) && row > lanes) {
-      switch ((row + lanes - 1) / lanes) {
-        case 2: return short_rows<2>(plan.kept, in, out, nan, stores, row - lanes);
-        case 3: return short_rows<3>(plan.kept, in, out, nan, stores, row - lanes);
-        case 4: return short_rows<4>(plan.kept, in, out, nan, stores, row - lanes);
-        case 5: return short_rows<5>(plan.kept, in, out, nan, stores, row - lanes);
-        case 6: return short_rows<6>(plan.kept, in, out, nan, stores, row - lanes);
-        case 7: return short_rows<7>(plan.kept, in, out, nan, stores, row - lanes);
-        default: return short_rows<8>(plan.kept, in, out, nan, stores, row - lanes);
+      // The last vector at row - lanes: overlapping the one before, or whole rows of 5 to 8 vectors.
+      if (takes_short_loops(plan) && row > lanes) {
+        switch ((row + lanes - 1) / lanes) {
+          case 2: return short_rows<2>(plan.kept, in, out, nan, stores, row - lanes);
+          case 3: return short_rows<3>(plan.kept, in, out, nan, stores, row - lanes);
+          case 4: return short_rows<4>(plan.kept, in, out, nan, stores, row - lanes);
+          case 5: return short_rows<5>(plan.kept, in, out, nan, stores, row - lanes);
+          case 6: return short_rows<6>(plan.kept, in, out, nan, stores, row - lanes);
+          case 7: return short_rows<7>(plan.kept, in, out, nan, stores, row - lanes);
+          default: return short_rows<8>(plan.kept, in, out, nan, stores, row - lanes);
+        }
       }
+      if (takes_short_loops(plan)) return tiny_rows(plan.kept, row, in, out, nan);  // shorter than a vector
     }
-    if (takes_short_loops(plan)) return tiny_rows(plan.kept, row, in, out, nan);  // shorter than a vector
     if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
     if (takes_long_rows(plan)) return run_long_rows(plan.kept, row, in, out, nan, stop, stores);
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
