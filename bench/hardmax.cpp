@@ -72,11 +72,12 @@ REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16", DataType::float32, {
 REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_2MiB", DataType::float32, {32768, 16}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16_negative", DataType::float32, {4194304, 16}, {1}, 0, Values::negative));
 REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_negative_2MiB", DataType::float32, {32768, 16}, {1}, 0, Values::negative));
-// Rows that are not whole vectors: 10, 40, 100 and 1000 classes (FLOAT16: 20), and rows shorter
-// than a vector.
+// Rows that are not whole vectors: 10, 40, 100, 250 and 1000 classes (FLOAT16: 20), and rows
+// shorter than a vector. Rows of 250 FLOAT32 are the longest the medium-row loop takes.
 REFOPS_BENCH_CASE(hardmax_case("f32_6710886x10_rows_of_10", DataType::float32, {6710886, 10}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_52428x10_rows_of_10_2MiB", DataType::float32, {52428, 10}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_671088x100_rows_of_100", DataType::float32, {671088, 100}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_268435x250_rows_of_250", DataType::float32, {268435, 250}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_1677721x40_rows_of_40", DataType::float32, {1677721, 40}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_67108x1000_rows_of_1000", DataType::float32, {67108, 1000}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_16777216x4_rows_of_4", DataType::float32, {16777216, 4}, {1}));

@@ -33,7 +33,8 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
         simd::finish_stores<Target>(stores);
       };
       using Short = Rows<short_rows_target<Target>, T>;
-      if (Short::takes_short_loops(plan)) return run_rows_with(std::type_identity<Short>{});
+      if (Short::takes_short_loops(plan) || Short::takes_medium_rows(plan))
+        return run_rows_with(std::type_identity<Short>{});
       return run_rows_with(std::type_identity<R>{});
     }
     if (C::takes(all)) {

@@ -24,13 +24,14 @@
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
-// The target whose loops take short rows (Rows::takes_short_loops). AVX-512 gives them to
-// AVX2's loops, compiled here with AVX-512's flags (so with 32 vector registers): a block of
-// 16 rows of 16 lanes holds more vectors than there are registers, and only AVX2 has the
-// raw-bit block loop. On Zen 4, AVX2's loops against AVX-512's, of memcpy (one thread,
-// 256 MiB): rows of 16 0.92 / 0.70, of 10 0.57 / 0.33, of 40 0.61 / 0.51, of 4 0.33 / 0.12,
-// FLOAT16 rows of 20 0.31 / 0.25, and rows of 16 in cache (2 MiB) 0.60 / 0.31. AVX-512 rows
-// longer than eight AVX2 vectors take the long-row loop (rows of 100 FLOAT32: 0.32 either way).
+// The target whose loops take short and medium rows (Rows::takes_short_loops,
+// takes_medium_rows). AVX-512 gives them to AVX2's loops, compiled here with AVX-512's flags
+// (so with 32 vector registers): a block of 16 rows of 16 lanes holds more vectors than there
+// are registers, and only AVX2 has the raw-bit block loop and scan_float_bits. On Zen 4,
+// AVX2's loops against AVX-512's, of memcpy (one thread, 256 MiB): rows of 16 0.92 / 0.70, of
+// 10 0.57 / 0.33, of 40 0.61 / 0.51, of 4 0.33 / 0.12, FLOAT16 rows of 20 0.31 / 0.25, rows of
+// 16 in cache (2 MiB) 0.60 / 0.31; medium rows of 100 0.44-0.45 / 0.39-0.40, of 250 0.62-0.63
+// / 0.49-0.50.
 template <class Target>
 using short_rows_target = std::conditional_t<std::is_base_of_v<xsimd::avx512f, Target>, xsimd::avx2, Target>;
 
@@ -813,6 +814,25 @@ struct Rows : Lanes<Target, T> {
 
   // One row per group: each row read writes the tail of the row before last and the head of
   // the last row (PendingRow), then what is left after the last row.
+  // ---- medium rows: one row of at most a block, longer than the short-row loops take ----
+  //
+  // Rows of 100 FLOAT32 (100 classes) and the like: each row scanned as one block, its first
+  // maximum located in L1, its output written at once. The long-row loop's interleaving of a
+  // row's writes with the next row's reads pays for itself only over longer rows: at 400 bytes
+  // a row it ran at 0.26-0.31 of the copy (about 66 ns a row; Zen 4, one thread), this loop at
+  // 0.38-0.46.
+  static constexpr std::size_t max_medium_row_bytes = block * sizeof(T);
+
+  static void run_medium_rows(const simd::LoopNest<2>& kept, std::size_t row, const T* in, U* out, K nan,
+                              StoreStrategy stores) {
+    for_each_group(kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
+      const T* g = in + in_offset;
+      K best = key_at(g, nan);
+      scan_block(g, row, nan, best);
+      write_part(out + out_offset, row, locate(g, row, nan, best), stores);
+    });
+  }
+
   static void run_long_rows(const simd::LoopNest<2>& kept, std::size_t row, const T* in, U* out, K nan, K stop,
                             StoreStrategy stores) {
     PendingRow before_last, last;
@@ -942,15 +962,21 @@ struct Rows : Lanes<Target, T> {
 
   // Whether run_rows takes a short-row loop (short_rows or tiny_rows): rows of at most
   // max_short_vectors vectors.
-  // None on a target that gives its short rows to another (short_rows_target).
+  // None on a target that gives its short rows to another (short_rows_target), nor medium rows.
   static constexpr bool has_short_loops = std::is_same_v<short_rows_target<Target>, Target>;
   static bool takes_short_loops(const Plan& plan) {
     return has_short_loops && one_row_per_group(plan) && plan.reduced.sizes[0] <= max_short_vectors * lanes;
   }
 
+  // Whether run_rows takes run_medium_rows: one row of at most a block per group.
+  static bool takes_medium_rows(const Plan& plan) {
+    return has_short_loops && one_row_per_group(plan) && !takes_short_loops(plan) && !takes_interleaved(plan) &&
+           plan.reduced.sizes[0] * sizeof(T) <= max_medium_row_bytes;
+  }
+
   // Whether run_rows takes run_long_rows: one longer row per group, no interleaving.
   static bool takes_long_rows(const Plan& plan) {
-    return one_row_per_group(plan) && !takes_short_loops(plan) && !takes_interleaved(plan);
+    return one_row_per_group(plan) && !takes_short_loops(plan) && !takes_interleaved(plan) && !takes_medium_rows(plan);
   }
 
   static bool takes_interleaved(const Plan& plan) {
@@ -984,7 +1010,7 @@ struct Rows : Lanes<Target, T> {
     // of 1001 0.54 / 0.59.
     const std::size_t row_bytes = plan.reduced.sizes[0] * sizeof(T);
     const auto step_bytes = static_cast<std::size_t>(row_step) * sizeof(T);
-    const bool splits_lines = takes_long_rows(plan) && step_bytes % simd::cache_line_bytes != 0 &&
+    const bool splits_lines = (takes_long_rows(plan) || takes_medium_rows(plan)) && step_bytes % simd::cache_line_bytes != 0 &&
                               (step_bytes % 16 != 0 || row_bytes < 1024);
     return {.output_bytes = output_bytes,
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
@@ -1134,6 +1160,7 @@ struct Rows : Lanes<Target, T> {
       if (takes_short_loops(plan)) return tiny_rows(plan.kept, row, in, out, nan);  // shorter than a vector
     }
     if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
+    if (takes_medium_rows(plan)) return run_medium_rows(plan.kept, row, in, out, nan, stores);
     if (takes_long_rows(plan)) return run_long_rows(plan.kept, row, in, out, nan, stop, stores);
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
       const T* g = in + in_offset;
