@@ -208,7 +208,8 @@ TEST_CASE("HARDMAX1 short rows reduced a block at a time match the oracle", "[ha
   // lengths around eight vectors of 16 lanes (FLOAT16 on AVX2), then medium rows up to and
   // past a block (256 FLOAT32, 512 FLOAT16: the longest medium rows).
   for (std::uint32_t n = 1; n <= 66; ++n) lengths.push_back(n);
-  for (std::uint32_t n : {80u, 96u, 100u, 127u, 128u, 129u, 250u, 255u, 256u, 257u, 511u, 512u, 513u}) lengths.push_back(n);
+  for (std::uint32_t n : {80u, 96u, 100u, 127u, 128u, 129u, 250u, 255u, 256u, 257u, 511u, 512u, 513u})
+    lengths.push_back(n);
   // Rows per run: around blocks of 4, 8, 16 and 32 rows (the lane counts).
   const std::uint32_t counts[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47};
   check_short_rows(rng, lengths, counts, &draw_row);

@@ -812,8 +812,6 @@ struct Rows : Lanes<Target, T> {
     return scan_row_with(g, row, nan, stop, tail.n, tail_writer, head_writer);
   }
 
-  // One row per group: each row read writes the tail of the row before last and the head of
-  // the last row (PendingRow), then what is left after the last row.
   // ---- medium rows: one row of at most a block, longer than the short-row loops take ----
   //
   // Rows of 100 FLOAT32 (100 classes) and the like: each row scanned as one block, its first
@@ -833,6 +831,8 @@ struct Rows : Lanes<Target, T> {
     });
   }
 
+  // One row per group: each row read writes the tail of the row before last and the head of
+  // the last row (PendingRow), then what is left after the last row.
   static void run_long_rows(const simd::LoopNest<2>& kept, std::size_t row, const T* in, U* out, K nan, K stop,
                             StoreStrategy stores) {
     PendingRow before_last, last;
@@ -960,18 +960,21 @@ struct Rows : Lanes<Target, T> {
     return red.rank == 1 && red.strides[1][0] == 1;
   }
 
+  // False on a target that gives its short and medium rows to another (short_rows_target):
+  // its run_rows then takes neither.
+  static constexpr bool has_short_and_medium_loops = std::is_same_v<short_rows_target<Target>, Target>;
+
   // Whether run_rows takes a short-row loop (short_rows or tiny_rows): rows of at most
   // max_short_vectors vectors.
-  // None on a target that gives its short rows to another (short_rows_target), nor medium rows.
-  static constexpr bool has_short_loops = std::is_same_v<short_rows_target<Target>, Target>;
   static bool takes_short_loops(const Plan& plan) {
-    return has_short_loops && one_row_per_group(plan) && plan.reduced.sizes[0] <= max_short_vectors * lanes;
+    return has_short_and_medium_loops && one_row_per_group(plan) &&
+           plan.reduced.sizes[0] <= max_short_vectors * lanes;
   }
 
   // Whether run_rows takes run_medium_rows: one row of at most a block per group.
   static bool takes_medium_rows(const Plan& plan) {
-    return has_short_loops && one_row_per_group(plan) && !takes_short_loops(plan) && !takes_interleaved(plan) &&
-           plan.reduced.sizes[0] * sizeof(T) <= max_medium_row_bytes;
+    return has_short_and_medium_loops && one_row_per_group(plan) && !takes_short_loops(plan) &&
+           !takes_interleaved(plan) && plan.reduced.sizes[0] * sizeof(T) <= max_medium_row_bytes;
   }
 
   // Whether run_rows takes run_long_rows: one longer row per group, no interleaving.
@@ -1010,8 +1013,8 @@ struct Rows : Lanes<Target, T> {
     // of 1001 0.54 / 0.59.
     const std::size_t row_bytes = plan.reduced.sizes[0] * sizeof(T);
     const auto step_bytes = static_cast<std::size_t>(row_step) * sizeof(T);
-    const bool splits_lines = (takes_long_rows(plan) || takes_medium_rows(plan)) && step_bytes % simd::cache_line_bytes != 0 &&
-                              (step_bytes % 16 != 0 || row_bytes < 1024);
+    const bool splits_lines = (takes_long_rows(plan) || takes_medium_rows(plan)) &&
+                              step_bytes % simd::cache_line_bytes != 0 && (step_bytes % 16 != 0 || row_bytes < 1024);
     return {.output_bytes = output_bytes,
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .zero_background = zero_background,
@@ -1136,7 +1139,7 @@ struct Rows : Lanes<Target, T> {
     // Nothing beats a NaN under propagate, nor +inf under ignore: stop scanning the group there.
     const K stop = mode == NanMode::propagate ? nan : key_of_bits<T>(Traits<T>::inf, nan);
     // Each common shape gets its own loop, so its small body is inlined into the group walk.
-    if constexpr (has_short_loops) {
+    if constexpr (has_short_and_medium_loops) {
       if (takes_short_loops(plan) && row % lanes == 0 && row <= 4 * lanes) {  // up to four whole vectors
         switch (row / lanes) {
           case 1: return short_rows<1>(plan.kept, in, out, nan, stores, WholeLast<1>{});

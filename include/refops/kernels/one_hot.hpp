@@ -324,7 +324,7 @@ void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, s
   simd::for_each_offset(outer, outer_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
     // The block's OnValues after those carried (fewer than a line's elements).
     std::size_t on_at[max_rows_per_block + simd::cache_line_bytes];
-    std::size_t pending = 0, carried = 0;           // elements before this block not yet written, their OnValues
+    std::size_t pending = 0, carried = 0;  // elements before this block not yet written, their OnValues
     for (std::size_t r = 0; r < rows; r += per_block) {
       const std::size_t n_rows = std::min(per_block, rows - r);
       const I* index = p.indices + offset[index_operand] + static_cast<std::ptrdiff_t>(r) * index_step;
