@@ -27,7 +27,9 @@ inline Buffer oracle(const Hardmax1Desc& desc, const Buffer& input) {
 // Values with many ties (small integers, both zeros, infinities), denormals and, when asked,
 // NaN.
 inline double draw(TestRng& rng, double nan_chance) {
-  if (rng.chance(nan_chance)) return std::numeric_limits<double>::quiet_NaN() * (rng.chance(0.5) ? 1 : -1);
+  // copysign, not a product: x86 returns a NaN operand of a multiplication unchanged, so
+  // NaN * -1 kept the sign bit clear and no negative NaN was ever drawn.
+  if (rng.chance(nan_chance)) return std::copysign(std::numeric_limits<double>::quiet_NaN(), rng.chance(0.5) ? 1.0 : -1.0);
   switch (rng.between(0, 8)) {
     case 0: return -0.0;
     case 1: return 0.0;

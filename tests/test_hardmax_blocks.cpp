@@ -44,7 +44,7 @@ std::vector<double> draw_row(TestRng& rng, std::uint32_t n) {
     case 3: {  // a NaN first, in the middle or last (maybe another after it), infinities around
       const std::uint32_t at = nan_at[rng.between(0, 2)];
       for (std::uint32_t i = 0; i < n; ++i)
-        v[i] = i == at || (i > at && rng.chance(0.1)) ? nan * (rng.chance(0.5) ? 1 : -1)
+        v[i] = i == at || (i > at && rng.chance(0.1)) ? std::copysign(nan, rng.chance(0.5) ? 1.0 : -1.0)
                : rng.chance(0.2)                      ? -INFINITY
                                                       : static_cast<double>(rng.between_signed(-5, 5)) + 0.5;
       break;
