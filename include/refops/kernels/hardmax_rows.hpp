@@ -12,11 +12,12 @@
 // - any other group of rows: a block-max pass remembers the first block whose maximum strictly
 //   beats the best so far, one rescan of that block locates the first maximum, and the group's
 //   output rows are written at once while they are hot.
-// On AVX2 a block's largest key comes from the float maximum (FLOAT32, scan_float_bits) or
-// raw-bit extremes (FLOAT16, scan_bits); elsewhere from keys.
+// On AVX2 and AVX-512 a block's largest key comes from the float maximum (FLOAT32,
+// scan_float_bits) or raw-bit extremes (FLOAT16, scan_bits); elsewhere from keys.
 #pragma once
 
 #include <refops/kernels/hardmax_core.hpp>
+#include <refops/kernels/raw_vectors.hpp>
 
 #include <bit>
 #include <initializer_list>
@@ -27,7 +28,7 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 // The target whose loops take short and medium rows (Rows::takes_short_loops,
 // takes_medium_rows). AVX-512 gives them to AVX2's loops, compiled here with AVX-512's flags
 // (so with 32 vector registers): a block of 16 rows of 16 lanes holds more vectors than there
-// are registers, and only AVX2 has the raw-bit block loop and scan_float_bits. On Zen 4,
+// are registers, and only AVX2 has the raw-bit block loop. On Zen 4,
 // AVX2's loops against AVX-512's, of memcpy (one thread, 256 MiB): rows of 16 0.92 / 0.70, of
 // 10 0.57 / 0.33, of 40 0.61 / 0.51, of 4 0.33 / 0.12, FLOAT16 rows of 20 0.31 / 0.25, rows of
 // 16 in cache (2 MiB) 0.60 / 0.31; medium rows of 100 0.44-0.45 / 0.39-0.40, of 250 0.62-0.63
@@ -51,7 +52,7 @@ struct Rows : Lanes<Target, T> {
   // Rows of at most this many vectors take the short-row loops (short_rows, tiny_rows).
   static constexpr std::size_t max_short_vectors = 8;
 
-  // ---- the largest key of a block without a key per element (AVX2) ----
+  // ---- the largest key of a block without a key per element (AVX2, AVX-512) ----
   //
   // Two running lane-wise extremes of the raw bits replace the key (six operations per
   // vector) and its maximum: the signed maximum and the unsigned maximum, one instruction each.
@@ -64,62 +65,54 @@ struct Rows : Lanes<Target, T> {
   // (The signed minimum ran in the main loop for every block; taken only for blocks with no
   // number above zero, FLOAT16's last axis gained 2-3% on Zen 1: docs/decisions.md.)
 #if defined(__AVX2__)
-  static constexpr bool raw_extremes = std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) <= 4;
+  // The width of the raw-bit scans: AVX-512BW's 64 bytes, else AVX2's 32.
+#if defined(__AVX512BW__)
+  static constexpr std::size_t raw_bytes = std::is_base_of_v<xsimd::avx512bw, Target> ? 64 : 32;
+  static constexpr bool raw_target = std::is_base_of_v<xsimd::avx2, Target> || std::is_base_of_v<xsimd::avx512bw, Target>;
+#else
+  static constexpr std::size_t raw_bytes = 32;
+  static constexpr bool raw_target = std::is_base_of_v<xsimd::avx2, Target>;
+#endif
+  static constexpr bool raw_extremes = raw_target && sizeof(K) <= 4;
 
   // Folds the n >= lanes elements at q into `best` like scan_block: 1 when their largest key
   // beats it (best updated), 0 when not, -1 when they hold a NaN (best untouched).
   template <class Lines>
   [[gnu::always_inline]] static int scan_bits(const K* q, std::size_t n, K& best, Lines& lines) {
-    using V = __m256i;
-    constexpr bool wide = sizeof(K) == 4;
-    const auto load = [&](std::size_t i) { return _mm256_loadu_si256(reinterpret_cast<const V*>(q + i)); };
-    const auto smax = [](V a, V b) { return wide ? _mm256_max_epi32(a, b) : _mm256_max_epi16(a, b); };
-    const auto smin = [](V a, V b) { return wide ? _mm256_min_epi32(a, b) : _mm256_min_epi16(a, b); };
-    const auto umax = [](V a, V b) { return wide ? _mm256_max_epu32(a, b) : _mm256_max_epu16(a, b); };
-    const auto gt = [](V a, V b) { return wide ? _mm256_cmpgt_epi32(a, b) : _mm256_cmpgt_epi16(a, b); };
-    const auto eq = [](V a, V b) { return wide ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b); };
-    const auto splat = [](U v) { return wide ? _mm256_set1_epi32(static_cast<int>(v)) : _mm256_set1_epi16(static_cast<short>(v)); };
-    V hi = load(0), uhi = hi;
+    using R = simd::RawBits<raw_bytes, K>;
+    using V = typename R::V;
+    static_assert(R::lanes == lanes);
+    V hi = R::load(q), uhi = hi;
     const auto fold = [&](std::size_t at) {
-      const V x = load(at);
-      hi = smax(hi, x);
-      uhi = umax(uhi, x);
+      const V x = R::load(q + at);
+      hi = R::smax(hi, x);
+      uhi = R::umax(uhi, x);
     };
-    // A line (two vectors) at a time; repeats change no extreme, so vector 0 is folded again,
-    // and a last vector may overlap the one before.
+    // A line (one or two vectors) at a time; repeats change no extreme, so vector 0 is folded
+    // again, and a last vector may overlap the one before.
     constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
     std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
     for (; i + line <= n; i += line) {
       simd::prefetch_ahead(q + i, 2048);
-      fold(i);
-      fold(i + lanes);
+      for (std::size_t v = 0; v < line; v += lanes) fold(i + v);
       writes.step();
     }
     give_back(writes, lines);
     for (; i + lanes <= n; i += lanes) fold(i);
     if (i < n) fold(n - lanes);
     constexpr U sign = U(1) << (8 * sizeof(U) - 1);
-    const V negative_inf = splat(sign | Traits<T>::inf);
-    if (_mm256_movemask_epi8(gt(hi, splat(Traits<T>::inf))) != 0 ||
-        _mm256_movemask_epi8(eq(umax(uhi, negative_inf), negative_inf)) != -1)
+    const V negative_inf = R::splat(static_cast<K>(sign | Traits<T>::inf));
+    if (R::any_greater(hi, R::splat(static_cast<K>(Traits<T>::inf))) || !R::all_equal(R::umax(uhi, negative_inf), negative_inf))
       return -1;
     // The usual case once a row has a non-negative best: nothing above it, no reduction.
-    if (best >= 0 && _mm256_movemask_epi8(gt(hi, splat(static_cast<U>(best)))) == 0) return 0;
-    // Across lanes in registers: halves, then quarters, ... down to lane 0.
-    const auto across = [](V v, auto op) {
-      v = op(v, _mm256_permute2x128_si256(v, v, 1));
-      v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
-      v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
-      if constexpr (!wide) v = op(v, _mm256_srli_epi32(v, 16));
-      return static_cast<K>(_mm256_cvtsi256_si32(v));
-    };
-    const K h = across(hi, smax);
+    if (best >= 0 && !R::any_greater(hi, R::splat(best))) return 0;
+    const K h = R::max_across(hi);
     const auto least_magnitude = [&] {
-      V lo = load(0);
-      for (std::size_t at = lanes; at + lanes <= n; at += lanes) lo = smin(lo, load(at));
-      lo = smin(lo, load(n - lanes));
-      return static_cast<K>(-static_cast<K>(across(lo, smin) & std::numeric_limits<K>::max()));
+      V lo = R::load(q);
+      for (std::size_t at = lanes; at + lanes <= n; at += lanes) lo = R::smin(lo, R::load(q + at));
+      lo = R::smin(lo, R::load(q + n - lanes));
+      return static_cast<K>(-static_cast<K>(R::min_across(lo) & std::numeric_limits<K>::max()));
     };
     const K key = h >= 0 ? h : least_magnitude();
     if (key <= best) return 0;
@@ -128,51 +121,52 @@ struct Rows : Lanes<Target, T> {
   }
 
   // FLOAT32: the float maximum instruction gives the largest number's value in one operation a
-  // vector, where the raw-bit extremes take three; an unordered compare of each line's two
-  // vectors, one more per line, shows a NaN (the maximum instruction picks a NaN by operand
-  // order, so a block with one is scanned again with keys). -0.0 against +0.0 may give either,
-  // which share key 0. Same contract as scan_bits.
+  // vector, where the raw-bit extremes take three; an unordered compare, one a line, shows a NaN
+  // (the maximum instruction picks a NaN by operand order, so a block with one is scanned again
+  // with keys). -0.0 against +0.0 may give either, which share key 0. Same contract as scan_bits.
   template <class Lines>
   [[gnu::always_inline]] static int scan_float_bits(const K* q, std::size_t n, K& best, Lines& lines) {
     static_assert(std::is_same_v<T, float>);
+    using R = simd::RawFloats<raw_bytes>;
+    using V = typename R::V;
+    static_assert(R::lanes == lanes);
     const float* f = reinterpret_cast<const float*>(q);
-    __m256 hi = _mm256_loadu_ps(f), unordered = _mm256_setzero_ps();
+    V hi = R::load(f);
+    typename R::Unordered unordered = R::none_unordered();
     constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
+    static_assert(line == lanes || line == 2 * lanes);
     std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
     for (; i + line <= n; i += line) {
       simd::prefetch_ahead(q + i, 2048);
-      // max(x0, x1) is x1 when either is a NaN, so x0 against it is unordered exactly when the
-      // line holds one; comparing x0 with x1 instead had GCC load x1 twice, and the loads and
-      // stores share Zen 1's two address units (in cache 10% faster this way).
-      const __m256 x0 = _mm256_loadu_ps(f + i), line_max = _mm256_max_ps(x0, _mm256_loadu_ps(f + i + lanes));
-      hi = _mm256_max_ps(hi, line_max);
-      unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(x0, line_max, _CMP_UNORD_Q));
+      // A line of two vectors: max(x0, x1) is x1 when either is a NaN, so x0 against it is
+      // unordered exactly when the line holds one; comparing x0 with x1 instead had GCC load x1
+      // twice, and the loads and stores share Zen 1's two address units (in cache 10% faster
+      // this way). A line of one vector is compared with itself.
+      const V x0 = R::load(f + i);
+      const V line_max = line == lanes ? x0 : R::max(x0, R::load(f + i + (line - lanes)));
+      hi = R::max(hi, line_max);
+      unordered = R::note_unordered(unordered, x0, line_max);
       writes.step();
     }
     give_back(writes, lines);
     // A last vector may overlap the one before: repeats change no maximum.
     const auto fold = [&](std::size_t at) {
-      const __m256 x = _mm256_loadu_ps(f + at);
-      hi = _mm256_max_ps(hi, x);
-      unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+      const V x = R::load(f + at);
+      hi = R::max(hi, x);
+      unordered = R::note_unordered(unordered, x, x);
     };
     for (; i + lanes <= n; i += lanes) fold(i);
     if (i < n) fold(n - lanes);
-    if (_mm256_movemask_ps(unordered) != 0) return -1;
+    if (R::any_unordered(unordered)) return -1;
     // The usual case once a row has a best number: nothing above it, no reduction. A best below
     // -inf's key (none yet, or a NaN under ignore) has no float to compare with.
     constexpr K minus_inf_key = -static_cast<K>(Traits<T>::inf);
     if (best >= minus_inf_key) {
       const U best_bits = best >= 0 ? static_cast<U>(best) : static_cast<U>(U(1) << 31 | static_cast<U>(-best));
-      if (_mm256_movemask_ps(_mm256_cmp_ps(hi, _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(best_bits))),
-                                           _CMP_GT_OQ)) == 0)
-        return 0;
+      if (!R::any_greater(hi, best_bits)) return 0;
     }
-    __m128 m = _mm_max_ps(_mm256_castps256_ps128(hi), _mm256_extractf128_ps(hi, 1));
-    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-    const K key = key_of_bits<T>(simd::to_bits(_mm_cvtss_f32(m)), K(0));  // not a NaN: the nan key is unused
+    const K key = key_of_bits<T>(simd::to_bits(R::max_across(hi)), K(0));  // not a NaN: the nan key is unused
     if (key <= best) return 0;
     best = key;
     return 1;
@@ -724,8 +718,13 @@ struct Rows : Lanes<Target, T> {
 
   // The vector of output elements [i, i + lanes) of a part with its 1 at `one_at` (zeros but
   // in the one vector that holds the 1: one_at - i wraps above lanes elsewhere), and element i.
+  // Inlined by force: the long rows' scan, writing beside its loads, calls it a vector at a time,
+  // and GCC left it a call once AVX-512 scanned FLOAT16 rows with raw bits (0.72 -> 0.50 of
+  // memcpy on rows of 1024).
   static auto part_vector(std::size_t one_at, B zero) {
-    return [one_at, zero](std::size_t i) { return one_at - i < lanes ? one_hot_vector(one_at - i) : zero; };
+    return [one_at, zero](std::size_t i) __attribute__((always_inline)) {
+      return one_at - i < lanes ? one_hot_vector(one_at - i) : zero;
+    };
   }
   static auto part_element(std::size_t one_at) {
     return [one_at](std::size_t i) { return i == one_at ? static_cast<K>(Traits<T>::one) : K(0); };

@@ -1,0 +1,146 @@
+// The x86 vector operations HARDMAX's raw-bit block scans use (hardmax_rows.hpp: scan_bits,
+// scan_float_bits), at one width: 32 bytes (AVX2) or 64 (AVX-512BW). The scans are written once
+// over these; a width is a struct of static functions, so each compiles to the same
+// instructions as intrinsics written in place. xsimd's batches are not used here: the scans
+// need the raw-bit signed and unsigned extremes of integer lanes read from float bits, the float
+// maximum's NaN operand order (maxps returns its second operand when either is a NaN), and
+// compares whose result is tested at once (a mask on AVX-512), which xsimd does not promise.
+#pragma once
+
+#include <refops/kernels/abi.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+namespace refops::simd::inline REFOPS_KERNEL_ABI {
+
+#if defined(__AVX2__)
+// Integer lanes of K (std::int16_t or std::int32_t) in a vector of Bytes bytes.
+template <std::size_t Bytes, class K>
+struct RawBits;
+
+template <class K>
+struct RawBits<32, K> {
+  static_assert(sizeof(K) == 2 || sizeof(K) == 4);
+  using V = __m256i;
+  static constexpr std::size_t lanes = 32 / sizeof(K);
+  static constexpr bool wide = sizeof(K) == 4;
+
+  static V load(const K* p) { return _mm256_loadu_si256(reinterpret_cast<const V*>(p)); }
+  static V splat(K v) { return wide ? _mm256_set1_epi32(static_cast<int>(v)) : _mm256_set1_epi16(static_cast<short>(v)); }
+  static V smax(V a, V b) { return wide ? _mm256_max_epi32(a, b) : _mm256_max_epi16(a, b); }
+  static V smin(V a, V b) { return wide ? _mm256_min_epi32(a, b) : _mm256_min_epi16(a, b); }
+  static V umax(V a, V b) { return wide ? _mm256_max_epu32(a, b) : _mm256_max_epu16(a, b); }
+  // Whether a lane of a is greater than b's (signed), whether every lane of a equals b's.
+  static bool any_greater(V a, V b) {
+    return _mm256_movemask_epi8(wide ? _mm256_cmpgt_epi32(a, b) : _mm256_cmpgt_epi16(a, b)) != 0;
+  }
+  static bool all_equal(V a, V b) {
+    return _mm256_movemask_epi8(wide ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b)) == -1;
+  }
+  // The signed maximum (minimum) across lanes: halves, then quarters, ... down to lane 0.
+  static K max_across(V v) { return across(v, [](V a, V b) { return smax(a, b); }); }
+  static K min_across(V v) { return across(v, [](V a, V b) { return smin(a, b); }); }
+
+ private:
+  template <class Op>
+  static K across(V v, Op op) {
+    v = op(v, _mm256_permute2x128_si256(v, v, 1));
+    v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+    v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+    if constexpr (!wide) v = op(v, _mm256_srli_epi32(v, 16));
+    return static_cast<K>(_mm256_cvtsi256_si32(v));
+  }
+};
+
+// FLOAT32 lanes in a vector of Bytes bytes, with a record of whether any compared lane was
+// unordered (a NaN).
+template <std::size_t Bytes>
+struct RawFloats;
+
+template <>
+struct RawFloats<32> {
+  using V = __m256;
+  using Unordered = __m256;  // all-ones lanes where a compare met a NaN
+  static constexpr std::size_t lanes = 8;
+
+  static V load(const float* p) { return _mm256_loadu_ps(p); }
+  static V max(V a, V b) { return _mm256_max_ps(a, b); }  // b when either is a NaN
+  static Unordered none_unordered() { return _mm256_setzero_ps(); }
+  static Unordered note_unordered(Unordered u, V a, V b) { return _mm256_or_ps(u, _mm256_cmp_ps(a, b, _CMP_UNORD_Q)); }
+  static bool any_unordered(Unordered u) { return _mm256_movemask_ps(u) != 0; }
+  // Whether a lane of a is greater than the float whose bits are `bits` (no NaN in a).
+  static bool any_greater(V a, std::uint32_t bits) {
+    return _mm256_movemask_ps(_mm256_cmp_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(bits))), _CMP_GT_OQ)) !=
+           0;
+  }
+  // The largest lane (no NaN in v).
+  static float max_across(V v) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtss_f32(m);
+  }
+};
+#endif
+
+#if defined(__AVX512BW__)
+// The 512-bit forms. Maxima, minima and extracts take their masked form with every lane set:
+// GCC 12 warns (-Wmaybe-uninitialized, an error here) inside its own header for the unmasked
+// ones (simd::extreme_of). Reductions across lanes fold the two halves and go on at 32 bytes.
+template <class K>
+struct RawBits<64, K> {
+  static_assert(sizeof(K) == 2 || sizeof(K) == 4);
+  using V = __m512i;
+  using Half = RawBits<32, K>;
+  static constexpr std::size_t lanes = 64 / sizeof(K);
+  static constexpr bool wide = sizeof(K) == 4;
+
+  static V load(const K* p) { return _mm512_loadu_si512(p); }
+  static V splat(K v) { return wide ? _mm512_set1_epi32(static_cast<int>(v)) : _mm512_set1_epi16(static_cast<short>(v)); }
+  static V smax(V a, V b) { return wide ? _mm512_maskz_max_epi32(0xFFFF, a, b) : _mm512_maskz_max_epi16(~0u, a, b); }
+  static V smin(V a, V b) { return wide ? _mm512_maskz_min_epi32(0xFFFF, a, b) : _mm512_maskz_min_epi16(~0u, a, b); }
+  static V umax(V a, V b) { return wide ? _mm512_maskz_max_epu32(0xFFFF, a, b) : _mm512_maskz_max_epu16(~0u, a, b); }
+  static bool any_greater(V a, V b) {
+    return wide ? _mm512_cmpgt_epi32_mask(a, b) != 0 : _mm512_cmpgt_epi16_mask(a, b) != 0;
+  }
+  static bool all_equal(V a, V b) {
+    return wide ? _mm512_cmpneq_epi32_mask(a, b) == 0 : _mm512_cmpneq_epi16_mask(a, b) == 0;
+  }
+  static K max_across(V v) { return Half::max_across(Half::smax(low(v), high(v))); }
+  static K min_across(V v) { return Half::min_across(Half::smin(low(v), high(v))); }
+
+ private:
+  static __m256i low(V v) { return _mm512_maskz_extracti64x4_epi64(0xFF, v, 0); }
+  static __m256i high(V v) { return _mm512_maskz_extracti64x4_epi64(0xFF, v, 1); }
+};
+
+template <>
+struct RawFloats<64> {
+  using V = __m512;
+  using Unordered = __mmask16;  // set bits where a compare met a NaN
+  static constexpr std::size_t lanes = 16;
+
+  static V load(const float* p) { return _mm512_loadu_ps(p); }
+  static V max(V a, V b) { return _mm512_maskz_max_ps(0xFFFF, a, b); }  // b when either is a NaN
+  static Unordered none_unordered() { return 0; }
+  static Unordered note_unordered(Unordered u, V a, V b) {
+    return static_cast<Unordered>(u | _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q));
+  }
+  static bool any_unordered(Unordered u) { return u != 0; }
+  static bool any_greater(V a, std::uint32_t bits) {
+    return _mm512_cmp_ps_mask(a, _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(bits))), _CMP_GT_OQ) != 0;
+  }
+  static float max_across(V v) {
+    const auto half = [&](auto i) { return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xFF, _mm512_castps_pd(v), i)); };
+    return RawFloats<32>::max_across(_mm256_max_ps(half(0), half(1)));
+  }
+};
+#endif
+
+}  // namespace refops::simd::inline REFOPS_KERNEL_ABI
