@@ -137,8 +137,10 @@ struct RawFloats<64> {
     return _mm512_cmp_ps_mask(a, _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(bits))), _CMP_GT_OQ) != 0;
   }
   static float max_across(V v) {
-    const auto half = [&](auto i) { return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xFF, _mm512_castps_pd(v), i)); };
-    return RawFloats<32>::max_across(_mm256_max_ps(half(0), half(1)));
+    const __m512d d = _mm512_castps_pd(v);
+    const __m256 low = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xFF, d, 0));
+    const __m256 high = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xFF, d, 1));
+    return RawFloats<32>::max_across(_mm256_max_ps(low, high));
   }
 };
 #endif
