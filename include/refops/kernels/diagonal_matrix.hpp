@@ -404,6 +404,7 @@ bool copy_batch_slices(const BandProblem<U>& p, StoreStrategy stores) {
     const std::size_t block = std::min(total, std::max<std::size_t>(1, copy_block_bytes / (slice * sizeof(U))) * slice);
     for (std::size_t done = slice; done < block; done += std::min(done, block - done))
       std::memcpy(p.out + done, p.out, std::min(done, block - done) * sizeof(U));
+    if (stores == StoreStrategy::plain && simd::repeat_span<Target>(p.out, block, total, slice)) return true;
     for (std::size_t at = block; at < total; at += block)
       simd::copy_span<Target>(p.out + at, p.out, std::min(block, total - at), stores);
     return true;

@@ -11,11 +11,13 @@
 #include <refops/kernels/abi.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include <xsimd/xsimd.hpp>
 
@@ -627,6 +629,43 @@ void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s) {
     }
   }
   std::memcpy(dst, src, n * sizeof(U));
+}
+
+// Vectors a repeated pattern may hold in registers (repeat_span): half of the vector registers
+// (AVX-512's 32, NEON's 32; AVX2's and SSE2's 16), the rest left to the loop.
+template <class Target>
+inline constexpr std::size_t pattern_vectors =
+#if defined(__AVX512F__)
+    std::is_base_of_v<xsimd::avx512f, Target> ? 16 :
+#endif
+#if defined(__aarch64__)
+    std::is_base_of_v<xsimd::neon64, Target> ? 16 :
+#endif
+    8;
+
+// Continues the periodic content of p over [from, n) with plain stores (p[i] = p[i % period];
+// p[0, from) already holds it, from >= pattern_vectors<Target> vectors): the first
+// pattern_vectors vectors are loaded once and stored from registers, when a whole number of
+// periods fits them; false (nothing written) otherwise. A store of a loaded vector costs a
+// load beside it: copying a 16 KiB block along an output in cache (2 MiB, Zen 4) ran at 0.68
+// of memset, stores from registers at 0.97.
+template <class Target, class U>
+bool repeat_span(U* p, std::size_t from, std::size_t n, std::size_t period) {
+  if constexpr (is_vector_arch<Target>) {
+    using batch = xsimd::batch<U, Target>;
+    constexpr std::size_t count = pattern_vectors<Target>, span = count * batch::size;
+    if (span % period != 0 || from < span) return false;
+    return [&]<std::size_t... R>(std::index_sequence<R...>) {
+      const std::array<batch, count> v{batch::load_unaligned(p + R * batch::size)...};
+      std::size_t i = from - from % span;  // the pattern's phase is 0 at every multiple of span
+      for (; i + span <= n; i += span) (v[R].store_unaligned(p + i + R * batch::size), ...);
+      if (i < n) std::memcpy(p + i, p, (n - i) * sizeof(U));
+      return true;
+    }(std::make_index_sequence<count>{});
+  } else {
+    (void)p, (void)from, (void)n, (void)period;
+    return false;
+  }
 }
 
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI
