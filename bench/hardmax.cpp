@@ -73,8 +73,8 @@ REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_2MiB", DataType::float32
 REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16_negative", DataType::float32, {4194304, 16}, {1}, 0, Values::negative));
 REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_negative_2MiB", DataType::float32, {32768, 16}, {1}, 0, Values::negative));
 // Rows that are not whole vectors: 10, 40, 100, 250 and 1000 classes (FLOAT16: 20), and rows
-// shorter than a vector. Rows of 250 FLOAT32 (1000 bytes) are near the longest the medium-row
-// loop takes (a 1 KiB block).
+// shorter than a vector (16 bytes: four FLOAT32, eight FLOAT16). Rows of 250 FLOAT32 (1000
+// bytes) are near the longest the medium-row loop takes (a 1 KiB block).
 REFOPS_BENCH_CASE(hardmax_case("f32_6710886x10_rows_of_10", DataType::float32, {6710886, 10}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_52428x10_rows_of_10_2MiB", DataType::float32, {52428, 10}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_671088x100_rows_of_100", DataType::float32, {671088, 100}, {1}));
@@ -83,6 +83,7 @@ REFOPS_BENCH_CASE(hardmax_case("f32_1677721x40_rows_of_40", DataType::float32, {
 REFOPS_BENCH_CASE(hardmax_case("f32_67108x1000_rows_of_1000", DataType::float32, {67108, 1000}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_16777216x4_rows_of_4", DataType::float32, {16777216, 4}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f16_6710886x20_rows_of_20", DataType::float16, {6710886, 20}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f16_16777216x8_rows_of_8", DataType::float16, {16777216, 8}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_131072x4_rows_of_4_2MiB", DataType::float32, {131072, 4}, {1}));
 
 }  // namespace

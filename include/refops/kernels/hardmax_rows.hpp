@@ -648,45 +648,58 @@ struct Rows : Lanes<Target, T> {
   // the rows after it. The last rows of a run, whose vector would read or write past the run's
   // elements, and padded output rows, take a scalar loop. The long-row path they took before
   // cost some 50 ns a row (rows of 4: 0.03 of memcpy, Zen 1). Stores are plain: the rows'
-  // vectors overlap, which streamed stores must not. Packed rows of four FLOAT32 take
-  // rows_of_four first.
+  // vectors overlap, which streamed stores must not. Packed rows of 16 bytes take half_rows
+  // first.
 
 #if defined(__AVX2__)
-  // Rows of four 32-bit elements, packed in and out (rows of 4, the commonest tiny row): two
-  // rows a vector, one per 128-bit half, where the row's maximum (two shuffles and maxima), its
-  // first position (the lanes equal to it, less those after an earlier one: a prefix OR by
-  // byte shifts, which stay within the half) and its output (those lanes' bits of 1) never
-  // leave the vector. The row-at-a-time loop below, a movemask and a scalar lookup per row,
-  // ran rows of 4 at 0.32 of a streamed copy (Zen 4, 256 MiB) and 0.15 of memcpy in cache.
-  // Streamed when the strategy streams and the rows start on 32 bytes; plain otherwise.
-  // Returns the rows done: all but an odd last one.
-  static constexpr bool has_rows_of_four = std::is_base_of_v<xsimd::avx2, Target> && sizeof(K) == 4 && lanes == 8;
-  static std::size_t rows_of_four(const T* p, U* q, std::size_t count, const B& nan, StoreStrategy stores) {
-    const __m256i one = _mm256_set1_epi32(static_cast<int>(Traits<T>::one));
+  // Rows of 16 bytes (four FLOAT32, eight FLOAT16), packed in and out: two rows a vector, one
+  // per 128-bit half, where the row's maximum (lane swaps and maxima), its first position (the
+  // lanes equal to it, less those after an earlier one: a prefix OR by byte shifts, which stay
+  // within the half) and its output (those lanes' bits of 1) never leave the vector. The
+  // row-at-a-time loop below, a movemask and a scalar lookup per row, ran rows of 4 at 0.32 of
+  // a streamed copy (Zen 4, 256 MiB) and 0.15 of memcpy in cache. Streamed when the strategy
+  // streams and the rows start on 32 bytes; plain otherwise. Returns the rows done: all but an
+  // odd last one.
+  static constexpr std::size_t half_row = 16 / sizeof(K);  // elements of a 16-byte row
+  static constexpr bool has_half_rows = std::is_base_of_v<xsimd::avx2, Target> && lanes == 32 / sizeof(K);
+  static std::size_t half_rows(const T* p, U* q, std::size_t count, const B& nan, StoreStrategy stores) {
+    constexpr bool wide = sizeof(K) == 4;
+    const __m256i one = wide ? _mm256_set1_epi32(static_cast<int>(Traits<T>::one))
+                             : _mm256_set1_epi16(static_cast<short>(Traits<T>::one));
     const bool stream = stores == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(q) % 32 == 0;
     const auto rows = [&](std::size_t j) {
-      const __m256i k = load_key<Target, T>(p + 4 * j, nan);
-      __m256i m = _mm256_max_epi32(k, _mm256_shuffle_epi32(k, _MM_SHUFFLE(2, 3, 0, 1)));
-      m = _mm256_max_epi32(m, _mm256_shuffle_epi32(m, _MM_SHUFFLE(1, 0, 3, 2)));
-      const __m256i equal = _mm256_cmpeq_epi32(k, m);
-      __m256i seen = _mm256_or_si256(equal, _mm256_slli_si256(equal, 4));  // lane i: equal in i - 1 or i
-      seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 8));            // lane i: equal in 0..i
-      return _mm256_and_si256(_mm256_andnot_si256(_mm256_slli_si256(seen, 4), equal), one);
+      const auto max = [](__m256i a, __m256i b) {
+        return sizeof(K) == 4 ? _mm256_max_epi32(a, b) : _mm256_max_epi16(a, b);
+      };
+      const __m256i k = load_key<Target, T>(p + half_row * j, nan);
+      __m256i m = max(k, _mm256_shuffle_epi32(k, _MM_SHUFFLE(1, 0, 3, 2)));  // 8 bytes apart
+      m = max(m, _mm256_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));          // 4 bytes apart
+      if constexpr (!wide) m = max(m, _mm256_or_si256(_mm256_slli_epi32(m, 16), _mm256_srli_epi32(m, 16)));
+      const __m256i equal = wide ? _mm256_cmpeq_epi32(k, m) : _mm256_cmpeq_epi16(k, m);
+      // seen, lane i: equal in some lane 0..i.
+      __m256i seen = equal;
+      if constexpr (!wide) seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 2));
+      seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 4));
+      seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 8));
+      const __m256i earlier = wide ? _mm256_slli_si256(seen, 4) : _mm256_slli_si256(seen, 2);
+      return _mm256_and_si256(_mm256_andnot_si256(earlier, equal), one);
     };
     const std::size_t end = count - count % 2;
     if (stream) {
       for (std::size_t j = 0; j < end; j += 2) {
-        simd::prefetch_ahead(p + 4 * j, 2048);
-        _mm256_stream_si256(reinterpret_cast<__m256i*>(q + 4 * j), rows(j));
+        simd::prefetch_ahead(p + half_row * j, 2048);
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(q + half_row * j), rows(j));
       }
     } else {
-      for (std::size_t j = 0; j < end; j += 2) _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 4 * j), rows(j));
+      for (std::size_t j = 0; j < end; j += 2)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + half_row * j), rows(j));
     }
     return end;
   }
 #else
-  static constexpr bool has_rows_of_four = false;
-  static std::size_t rows_of_four(const T*, U*, std::size_t, const B&, StoreStrategy) { return 0; }
+  static constexpr std::size_t half_row = 0;
+  static constexpr bool has_half_rows = false;
+  static std::size_t half_rows(const T*, U*, std::size_t, const B&, StoreStrategy) { return 0; }
 #endif
 
   static void tiny_rows(const simd::LoopNest<2>& kept, std::size_t n, const T* in, U* out, K nan_scalar,
@@ -727,8 +740,9 @@ struct Rows : Lanes<Target, T> {
       const T* p = in + i;
       U* q = out + o;
       std::size_t j = 0;
-      if (has_rows_of_four && n == 4 && in_step == 4 && out_step == 4) {
-        j = rows_of_four(p, q, count, nan, stores);
+      constexpr auto row16 = static_cast<std::ptrdiff_t>(half_row);
+      if (has_half_rows && n == half_row && in_step == row16 && out_step == row16) {
+        j = half_rows(p, q, count, nan, stores);
         p += static_cast<std::ptrdiff_t>(j) * in_step;
         q += j * n;
       }
