@@ -663,25 +663,18 @@ struct Rows : Lanes<Target, T> {
   static constexpr std::size_t half_row = 16 / sizeof(K);  // elements of a 16-byte row
   static constexpr bool has_half_rows = std::is_base_of_v<xsimd::avx2, Target> && lanes == 32 / sizeof(K);
   static std::size_t half_rows(const T* p, U* q, std::size_t count, const B& nan, StoreStrategy stores) {
-    constexpr bool wide = sizeof(K) == 4;
-    const __m256i one = wide ? _mm256_set1_epi32(static_cast<int>(Traits<T>::one))
-                             : _mm256_set1_epi16(static_cast<short>(Traits<T>::one));
+    using R = simd::RawBits<32, K>;
+    const __m256i one = R::splat(static_cast<K>(Traits<T>::one));
     const bool stream = stores == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(q) % 32 == 0;
     const auto rows = [&](std::size_t j) {
-      const auto max = [](__m256i a, __m256i b) {
-        return sizeof(K) == 4 ? _mm256_max_epi32(a, b) : _mm256_max_epi16(a, b);
-      };
       const __m256i k = load_key<Target, T>(p + half_row * j, nan);
-      __m256i m = max(k, _mm256_shuffle_epi32(k, _MM_SHUFFLE(1, 0, 3, 2)));  // 8 bytes apart
-      m = max(m, _mm256_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));          // 4 bytes apart
-      if constexpr (!wide) m = max(m, _mm256_or_si256(_mm256_slli_epi32(m, 16), _mm256_srli_epi32(m, 16)));
-      const __m256i equal = wide ? _mm256_cmpeq_epi32(k, m) : _mm256_cmpeq_epi16(k, m);
+      const __m256i equal = R::equal(k, R::max_in_halves(k));
       // seen, lane i: equal in some lane 0..i.
       __m256i seen = equal;
-      if constexpr (!wide) seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 2));
+      if constexpr (!R::wide) seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 2));
       seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 4));
       seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 8));
-      const __m256i earlier = wide ? _mm256_slli_si256(seen, 4) : _mm256_slli_si256(seen, 2);
+      const __m256i earlier = R::wide ? _mm256_slli_si256(seen, 4) : _mm256_slli_si256(seen, 2);
       return _mm256_and_si256(_mm256_andnot_si256(earlier, equal), one);
     };
     const std::size_t end = count - count % 2;

@@ -1,13 +1,15 @@
 // The x86 vector operations HARDMAX's raw-bit block scans use (hardmax_rows.hpp: scan_bits,
 // scan_float_bits), at one width: 32 bytes (AVX2) or 64 (AVX-512BW). The scans are written once
 // over these; a width is a struct of static functions, so each compiles to the same
-// instructions as intrinsics written in place. xsimd's batches are not used here: the scans
-// need the raw-bit signed and unsigned extremes of integer lanes read from float bits, the float
-// maximum's NaN operand order (maxps returns its second operand when either is a NaN), and
-// compares whose result is tested at once (a mask on AVX-512), which xsimd does not promise.
+// instructions as intrinsics written in place. The lane-wise extremes are simd::max_of and
+// min_of (their native instruction per width lives there); the rest is intrinsics rather than
+// xsimd: the scans need the float maximum's NaN operand order (maxps returns its second operand
+// when either is a NaN) and compares whose result is tested at once (a mask on AVX-512), which
+// xsimd does not promise.
 #pragma once
 
 #include <refops/kernels/abi.hpp>
+#include <refops/kernels/simd.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -20,41 +22,57 @@
 namespace refops::simd::inline REFOPS_KERNEL_ABI {
 
 #if defined(__AVX2__)
-// Integer lanes of K (std::int16_t or std::int32_t) in a vector of Bytes bytes.
+// Integer lanes of K (std::int16_t or std::int32_t) in a vector of Bytes bytes; Arch is the
+// xsimd target of that width, whose simd::max_of / min_of give the lane-wise extremes.
 template <std::size_t Bytes, class K>
 struct RawBits;
 
+template <class Arch, class K>
+struct RawExtremes {
+  using Signed = xsimd::batch<K, Arch>;
+  using Unsigned = xsimd::batch<std::make_unsigned_t<K>, Arch>;
+  using V = typename Signed::register_type;
+  static V smax(V a, V b) { return max_of<Arch>(Signed(a), Signed(b)); }
+  static V smin(V a, V b) { return min_of<Arch>(Signed(a), Signed(b)); }
+  static V umax(V a, V b) { return max_of<Arch>(Unsigned(a), Unsigned(b)); }
+};
+
 template <class K>
-struct RawBits<32, K> {
+struct RawBits<32, K> : RawExtremes<xsimd::avx2, K> {
   static_assert(sizeof(K) == 2 || sizeof(K) == 4);
   using V = __m256i;
+  using E = RawExtremes<xsimd::avx2, K>;
+  using E::smax, E::smin, E::umax;
   static constexpr std::size_t lanes = 32 / sizeof(K);
   static constexpr bool wide = sizeof(K) == 4;
 
   static V load(const K* p) { return _mm256_loadu_si256(reinterpret_cast<const V*>(p)); }
   static V splat(K v) { return wide ? _mm256_set1_epi32(static_cast<int>(v)) : _mm256_set1_epi16(static_cast<short>(v)); }
-  static V smax(V a, V b) { return wide ? _mm256_max_epi32(a, b) : _mm256_max_epi16(a, b); }
-  static V smin(V a, V b) { return wide ? _mm256_min_epi32(a, b) : _mm256_min_epi16(a, b); }
-  static V umax(V a, V b) { return wide ? _mm256_max_epu32(a, b) : _mm256_max_epu16(a, b); }
+  // All-ones lanes where a equals b.
+  static V equal(V a, V b) { return wide ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b); }
   // Whether a lane of a is greater than b's (signed), whether every lane of a equals b's.
   static bool any_greater(V a, V b) {
     return _mm256_movemask_epi8(wide ? _mm256_cmpgt_epi32(a, b) : _mm256_cmpgt_epi16(a, b)) != 0;
   }
-  static bool all_equal(V a, V b) {
-    return _mm256_movemask_epi8(wide ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b)) == -1;
-  }
-  // The signed maximum (minimum) across lanes: halves, then quarters, ... down to lane 0.
+  static bool all_equal(V a, V b) { return _mm256_movemask_epi8(equal(a, b)) == -1; }
+  // Every lane the signed maximum of its 128-bit half (lanes swapped 8 bytes apart, then 4,
+  // then 2 for 16-bit lanes).
+  static V max_in_halves(V v) { return in_halves(v, [](V a, V b) { return smax(a, b); }); }
+  // The signed maximum (minimum) across lanes: the halves, then within the half.
   static K max_across(V v) { return across(v, [](V a, V b) { return smax(a, b); }); }
   static K min_across(V v) { return across(v, [](V a, V b) { return smin(a, b); }); }
 
  private:
   template <class Op>
-  static K across(V v, Op op) {
-    v = op(v, _mm256_permute2x128_si256(v, v, 1));
+  static V in_halves(V v, Op op) {
     v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
     v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
-    if constexpr (!wide) v = op(v, _mm256_srli_epi32(v, 16));
-    return static_cast<K>(_mm256_cvtsi256_si32(v));
+    if constexpr (!wide) v = op(v, _mm256_or_si256(_mm256_slli_epi32(v, 16), _mm256_srli_epi32(v, 16)));
+    return v;
+  }
+  template <class Op>
+  static K across(V v, Op op) {
+    return static_cast<K>(_mm256_cvtsi256_si32(in_halves(op(v, _mm256_permute2x128_si256(v, v, 1)), op)));
   }
 };
 
@@ -90,22 +108,21 @@ struct RawFloats<32> {
 #endif
 
 #if defined(__AVX512BW__)
-// The 512-bit forms. Maxima, minima and extracts take their masked form with every lane set:
-// GCC 12 warns (-Wmaybe-uninitialized, an error here) inside its own header for the unmasked
-// ones (simd::extreme_of). Reductions across lanes fold the two halves and go on at 32 bytes.
+// The 512-bit forms. Maxima and extracts take their masked form with every lane set: GCC 12
+// warns (-Wmaybe-uninitialized, an error here) inside its own header for the unmasked ones
+// (simd::extreme_of). Reductions across lanes fold the two halves and go on at 32 bytes.
 template <class K>
-struct RawBits<64, K> {
+struct RawBits<64, K> : RawExtremes<xsimd::avx512bw, K> {
   static_assert(sizeof(K) == 2 || sizeof(K) == 4);
   using V = __m512i;
+  using E = RawExtremes<xsimd::avx512bw, K>;
+  using E::smax, E::smin, E::umax;
   using Half = RawBits<32, K>;
   static constexpr std::size_t lanes = 64 / sizeof(K);
   static constexpr bool wide = sizeof(K) == 4;
 
   static V load(const K* p) { return _mm512_loadu_si512(p); }
   static V splat(K v) { return wide ? _mm512_set1_epi32(static_cast<int>(v)) : _mm512_set1_epi16(static_cast<short>(v)); }
-  static V smax(V a, V b) { return wide ? _mm512_maskz_max_epi32(0xFFFF, a, b) : _mm512_maskz_max_epi16(~0u, a, b); }
-  static V smin(V a, V b) { return wide ? _mm512_maskz_min_epi32(0xFFFF, a, b) : _mm512_maskz_min_epi16(~0u, a, b); }
-  static V umax(V a, V b) { return wide ? _mm512_maskz_max_epu32(0xFFFF, a, b) : _mm512_maskz_max_epu16(~0u, a, b); }
   static bool any_greater(V a, V b) {
     return wide ? _mm512_cmpgt_epi32_mask(a, b) != 0 : _mm512_cmpgt_epi16_mask(a, b) != 0;
   }
