@@ -310,6 +310,11 @@ std::string path_name(Arch a, std::optional<StoreStrategy> s) {
   return std::string(name_of(a)) + (s ? " stores=" + std::string(name_of(*s)) : "");
 }
 
+// "avx2 pass_rows=2": a KernelChoice forced.
+std::string path_name(Arch a, const KernelChoice& choice, std::size_t value) {
+  return std::string(name_of(a)) + " " + choice.name + "=" + std::to_string(value);
+}
+
 // What the kernels will decide from, in the benchmark's header.
 void add_cache_context() {
   const simd::CacheTopology& t = simd::cache_topology();
@@ -417,7 +422,16 @@ int main(int argc, char** argv) {
         options.max_threads = n;
         benchmark::RegisterBenchmark(with_threads(c.name + "/" + path_name(a, std::nullopt), n).c_str(),
                                      [&c, options](benchmark::State& s) { run_kernel(s, c, options); })->UseManualTime();
-        if (!c.compare_stores || a != archs.front() || n > 1) continue;
+        if (a != archs.front() || n > 1) continue;
+        if (c.choice)
+          for (std::size_t value : c.choice->values)
+            benchmark::RegisterBenchmark((c.name + "/" + path_name(a, *c.choice, value)).c_str(),
+                                         [&c, options, value](benchmark::State& s) {
+                                           c.choice->force(value);
+                                           run_kernel(s, c, options);
+                                           c.choice->force(0);
+                                         })->UseManualTime();
+        if (!c.compare_stores) continue;
         for (StoreStrategy strategy : all_strategies) {
           options.stores = strategy;
           benchmark::RegisterBenchmark((c.name + "/" + path_name(a, strategy)).c_str(),
@@ -441,20 +455,27 @@ int main(int argc, char** argv) {
   };
   std::ostringstream stores_table;
   stores_table << "| case | auto | plain | stream | rep | auto / best forced |\n|---|---:|---:|---:|---:|---:|\n";
+  std::ostringstream choices_table;
+  choices_table << "| case | choice | auto | forced | auto / best forced |\n|---|---|---:|---|---:|\n";
   for (const Case& c : cases()) {
     const auto scalar = measured(c.name + "/scalar");
     for (std::size_t n : counts_for(c)) {
       for (Arch a : archs) {
-        std::vector<std::optional<StoreStrategy>> strategies{std::nullopt};
-        if (c.compare_stores && a == archs.front() && n == 1)
-          strategies.insert(strategies.end(), std::begin(all_strategies), std::end(all_strategies));
-        for (const auto& strategy : strategies) {
-          const auto k = measured(with_threads(c.name + "/" + path_name(a, strategy), n));
+        // The automatic row, then each forced one (one thread, best path).
+        std::vector<std::string> paths{path_name(a, std::nullopt)};
+        if (a == archs.front() && n == 1) {
+          if (c.choice)
+            for (std::size_t value : c.choice->values) paths.push_back(path_name(a, *c.choice, value));
+          if (c.compare_stores)
+            for (StoreStrategy strategy : all_strategies) paths.push_back(path_name(a, strategy));
+        }
+        for (const std::string& path : paths) {
+          const auto k = measured(with_threads(c.name + "/" + path, n));
           if (!k) continue;
           const bool copy = c.baseline == Baseline::memcpy;
           const BaselineRun base = k->streamed ? (copy ? BaselineRun::stream_copy : BaselineRun::stream_fill)
                                                : (copy ? BaselineRun::copy : BaselineRun::fill);
-          table << "| " << c.name << " | " << n << " | " << path_name(a, strategy) << " | " << format("%.2f", k->gbps)
+          table << "| " << c.name << " | " << n << " | " << path << " | " << format("%.2f", k->gbps)
                 << " | " << baseline_run_name(c, base) << " | " << format("%.2f", k->baseline_gbps) << " | "
                 << format("%.2f", k->ratio) << " | "
                 << (k->same_bytes_gbps > 0 ? format("%.2f", k->same_bytes_gbps) : "-") << " | "
@@ -465,6 +486,16 @@ int main(int argc, char** argv) {
     }
     // Compared by their ratios to the baseline, each measured beside its own row's kernel.
     const auto automatic = measured(c.name + "/" + path_name(archs.front(), std::nullopt));
+    if (c.choice && automatic) {
+      double best = 0;
+      choices_table << "| " << c.name << " | " << c.choice->name << " | " << format("%.2f", automatic->ratio) << " |";
+      for (std::size_t value : c.choice->values) {
+        const auto k = measured(c.name + "/" + path_name(archs.front(), *c.choice, value));
+        choices_table << " " << value << ": " << (k ? format("%.2f", k->ratio) : "-");
+        if (k) best = std::max(best, k->ratio);
+      }
+      choices_table << " | " << (best > 0 ? format("%.2f", automatic->ratio / best) : "-") << " |\n";
+    }
     if (!c.compare_stores || !automatic) continue;
     double best = 0;
     stores_table << "| " << c.name << " | " << format("%.2f", automatic->ratio);
@@ -478,6 +509,10 @@ int main(int argc, char** argv) {
   table << "\nStore strategies on " << name_of(archs.front())
         << ", one thread (ratio to the baseline measured beside each; auto is the unforced row above):\n\n"
         << stores_table.str();
+  if (!choices_table.str().ends_with("|---:|\n"))
+    table << "\nOther choices inside the kernels on " << name_of(archs.front())
+          << ", one thread (ratio to the baseline measured beside each, per forced value):\n\n"
+          << choices_table.str();
   std::printf("\nrefops summary (GB/s counts bytes written + bytes read; each row's baseline moves the same number of bytes, run in alternation with the kernel; \"same bytes\" writes the kernel's own output pattern, tiled, and reads the input as a copy does; medians of 5 repetitions)\n\n%s",
               table.str().c_str());
   if (!summary_file.empty()) std::ofstream(summary_file) << table.str();

@@ -5,7 +5,7 @@
 // kernels, memcpy from the input to the output for read + write ones.
 // Cases with compare_stores also run the best path with each store strategy forced ("avx2
 // stores=rep"), and a second table says how far the automatic choice is from the best forced
-// one. Large cases also run on the best path on 2 (or --refops_threads) threads of the default
+// one; cases with a KernelChoice do the same for that choice ("avx2 pass_rows=2"). Large cases also run on the best path on 2 (or --refops_threads) threads of the default
 // pool, against the same baseline cut into as many parts on the same pool. It then prints one
 // table: case, threads, path, GB/s, ratio to the baseline, speed-up over scalar.
 #pragma once
@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,6 +36,14 @@ struct KernelRun {
   std::span<const std::byte> input;
 };
 
+// A choice inside a kernel, other than the store strategy, that depends on the host: the case
+// also runs the best path with each alternative forced, next to the automatic choice (issue 10).
+struct KernelChoice {
+  std::string name;                  // "pass_rows"
+  std::vector<std::size_t> values;   // the alternatives
+  void (*force)(std::size_t value);  // forces one for every later call; 0 restores the rule
+};
+
 struct Case {
   std::string name;                 // "one_hot/f32_65536x1024_axis_last"
   std::size_t bytes_written = 0;    // output bytes per run
@@ -46,6 +55,7 @@ struct Case {
   std::function<KernelRun()> prepare;
   // Also run the best path with each store strategy forced, next to the automatic choice.
   bool compare_stores = false;
+  std::optional<KernelChoice> choice;
 };
 
 // Adds a case; call from a static initializer in the operator's benchmark file.

@@ -29,7 +29,8 @@ Case identity(std::string name, DataType type, Dims sizes, std::size_t out_offse
                              {buffer->data(), buffer->size()},
                              {}};
           },
-          true};
+          true,
+          std::nullopt};
 }
 
 // DIAGONAL_MATRIX1 lower-triangle zeroing with an input (ORT's Trilu upper with k = 1: Begin
@@ -53,7 +54,8 @@ Case trilu(std::string name, Dims sizes, std::size_t out_offset = 0) {
                              {output->data(), output->size()},
                              {input->data(), input->size()}};
           },
-          true};
+          true,
+          std::nullopt};
 }
 
 REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_8192x8192", DataType::float32, {8192, 8192}));

@@ -1,5 +1,6 @@
 // HARDMAX1 benchmarks: reads and writes the same number of bytes, so memcpy of the output's
 // bytes in the same run is the bound (../shared/research/peers.md section 7).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <refops/refops.hpp>
 
 #include "bench_support.hpp"
+#include "ops/hardmax_tuning.hpp"
 
 namespace refops::bench {
 namespace {
@@ -33,6 +35,10 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
   // ran at 0.87-0.92 of the copy streamed in 16-byte pieces on Zen 3 and 0.35-0.43 on Zen 1,
   // where plain stores reached 0.67 (docs/performance.md, "A second host").
   c.compare_stores = true;
+  // A kept last axis takes the columns path, whose rows per pass depend on where the input is
+  // (kernels/hardmax_columns.hpp, pass_rows_for).
+  if (std::find(axes.begin(), axes.end(), sizes.size() - 1) == axes.end())
+    c.choice = KernelChoice{"pass_rows", {2, 4}, detail::force_hardmax_pass_rows};
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);
     auto out = std::make_shared<PageBuffer>(bytes, 0x5A, out_offset);

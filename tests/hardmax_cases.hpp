@@ -3,6 +3,7 @@
 // buffer, padding included) on every path the host has.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,6 +13,7 @@
 #include <refops/refops.hpp>
 
 #include "hardmax_oracle.hpp"
+#include "ops/hardmax_tuning.hpp"
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
 #include "support/catch.hpp"
@@ -56,17 +58,35 @@ inline Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance
   return in;
 }
 
+// Forces the columns path's rows per pass while it lives (ops/hardmax_tuning.hpp).
+class ForcedPassRows {
+ public:
+  explicit ForcedPassRows(std::size_t rows) { detail::force_hardmax_pass_rows(rows); }
+  ~ForcedPassRows() { detail::force_hardmax_pass_rows(0); }
+  ForcedPassRows(const ForcedPassRows&) = delete;
+  ForcedPassRows& operator=(const ForcedPassRows&) = delete;
+};
+
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
-// and chosen per call) and compares the whole output buffer with the oracle's.
+// and chosen per call) and compares the whole output buffer with the oracle's. A kept last
+// axis (the columns path) runs again with passes of 2 rows, which the rule keeps for inputs
+// larger than the last-level cache (these take 4).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
-  for_each_arch_and_stores([&](const ExecuteOptions& options) {
-    Buffer out = Buffer::for_tensor(desc.output, out_misalign);
-    execute(desc, input.in(), out.out(), options);
-    const bool same = std::memcmp(out.data(), expected.data(), expected.size()) == 0;
-    CHECK(same);
-  });
+  const auto last = static_cast<std::uint32_t>(desc.input.sizes.size() - 1);
+  const bool columns = std::find(desc.axes.begin(), desc.axes.end(), last) == desc.axes.end();
+  for (std::size_t pass_rows : {std::size_t{0}, std::size_t{2}}) {
+    if (pass_rows != 0 && !columns) continue;
+    INFO("rows per pass " << (pass_rows == 0 ? std::string("chosen per call") : std::to_string(pass_rows)));
+    const ForcedPassRows forced(pass_rows);
+    for_each_arch_and_stores([&](const ExecuteOptions& options) {
+      Buffer out = Buffer::for_tensor(desc.output, out_misalign);
+      execute(desc, input.in(), out.out(), options);
+      const bool same = std::memcmp(out.data(), expected.data(), expected.size()) == 0;
+      CHECK(same);
+    });
+  }
 }
 
 }  // namespace refops::test

@@ -222,15 +222,19 @@ TEST_CASE("FLOAT16 columns with more than 65535 positions per group", "[hardmax]
       if (static_cast<float>(in[r * width + j]) > static_cast<float>(in[winner[j] * width + j])) winner[j] = r;
   CHECK(winner[0] == 5);
   CHECK(winner[1] == 65536 + 7);
-  for_each_arch([&](Arch arch) {
-    std::vector<std::uint16_t> out(in.size(), 0xA5A5);
-    execute(desc, std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(out)), on(arch));
-    std::size_t wrong = 0;
-    for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t j = 0; j < width; ++j)
-        wrong += out[r * width + j] != (r == winner[j] ? 0x3C00 : 0x0000);
-    CHECK(wrong == 0);
-  });
+  for (std::size_t pass_rows : {2, 4}) {
+    INFO("rows per pass " << pass_rows);
+    const ForcedPassRows forced(pass_rows);
+    for_each_arch([&](Arch arch) {
+      std::vector<std::uint16_t> out(in.size(), 0xA5A5);
+      execute(desc, std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(out)), on(arch));
+      std::size_t wrong = 0;
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t j = 0; j < width; ++j)
+          wrong += out[r * width + j] != (r == winner[j] ? 0x3C00 : 0x0000);
+      CHECK(wrong == 0);
+    });
+  }
 }
 
 TEST_CASE("HARDMAX1 on short rows: a special value in every lane position", "[hardmax][generated]") {

@@ -17,9 +17,11 @@ void run_typed(const HardmaxCall& c) {
   const auto output = make_view(reinterpret_cast<T*>(c.output), c.sizes, c.output_strides);
   namespace k = kernels::hardmax_detail;
   switch (c.phase) {
-    case HardmaxPhase::whole: return k::run<SimdTarget, T>(input, output, c.axes, c.nan_mode, {c.stores, c.call_bytes});
+    case HardmaxPhase::whole:
+      return k::run<SimdTarget, T>(input, output, c.axes, c.nan_mode, {c.stores, c.call_bytes}, c.pass_rows);
     case HardmaxPhase::reduce:
-      return k::reduce_block<SimdTarget, T>(input, output, c.axes, c.nan_mode, c.first_position, c.keys, c.positions);
+      return k::reduce_block<SimdTarget, T>(input, output, c.axes, c.nan_mode, c.first_position, c.keys, c.positions,
+                                            c.call_bytes, c.pass_rows);
     case HardmaxPhase::write:
       return k::write_block<SimdTarget, T>(input, output, c.axes, c.first_position, c.positions,
                                            {c.stores, c.call_bytes});

@@ -1,4 +1,5 @@
 // HARDMAX and HARDMAX1: feature-level tables, validation and execute() (SPEC section 4).
+#include <atomic>
 #include <string>
 
 #include <refops/hardmax.hpp>
@@ -7,11 +8,20 @@
 #include "ops/validated_once.hpp"
 #include "ops/hardmax_call.hpp"
 #include "ops/hardmax_table.hpp"
+#include "ops/hardmax_tuning.hpp"
 #include "validation/tensor_rules.hpp"
 
 namespace refops {
 
 namespace detail {
+
+namespace {
+std::atomic<std::size_t> hardmax_pass_rows{0};
+}  // namespace
+
+void force_hardmax_pass_rows(std::size_t rows) { hardmax_pass_rows.store(rows, std::memory_order_relaxed); }
+std::size_t forced_hardmax_pass_rows() { return hardmax_pass_rows.load(std::memory_order_relaxed); }
+
 namespace {
 
 using FL = FeatureLevel;
@@ -99,7 +109,8 @@ HardmaxCall call_of(const TensorDesc& input_desc, const TensorDesc& output_desc,
           .sizes = output_desc.sizes,
           .output_strides = effective_strides(output_desc),
           .axes = axes,
-          .nan_mode = mode};
+          .nan_mode = mode,
+          .pass_rows = forced_hardmax_pass_rows()};
 }
 
 // Both operators' end of execute(): HARDMAX passes its last axis as `axes`.

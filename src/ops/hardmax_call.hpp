@@ -36,6 +36,8 @@ struct HardmaxCall {
   // chooses the store strategy the unsplit call would (simd::StoreRequest).
   std::optional<StoreStrategy> stores = std::nullopt;
   std::size_t call_bytes = 0;
+  // 0, or the columns path's rows per pass forced by force_hardmax_pass_rows (hardmax_tuning.hpp).
+  std::size_t pass_rows = 0;
   // Set by run_split for the blocks of a two-phase split: the block's first reduced position,
   // and one entry per group (row-major over the kept coordinates). reduce writes the block's
   // partial winners to keys and positions; write reads the merged winners from positions.

@@ -11,9 +11,11 @@
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
+// forced_pass_rows: 0, or the rows per pass the columns path must fold (2 or 4; tests and the
+// benchmark's forced rows: Columns::pass_rows_for).
 template <class Target, class T>
 void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanMode mode,
-         const simd::StoreRequest& store_request = {}) {
+         const simd::StoreRequest& store_request = {}, std::size_t forced_pass_rows = 0) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, float16> || std::is_same_v<T, double>,
                 "HARDMAX runs on FLOAT32, FLOAT16 and FLOAT64");
   assert(input.sizes() == output.sizes() && !axes.empty());
@@ -39,7 +41,8 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     }
     if (C::takes(all)) {
       const StoreStrategy stores = simd::choose_stores<Target>(store_request, C::store_needs(plan, output_bytes));
-      C::run_columns(plan, input.data(), output.data(), mode, stores);
+      const std::size_t input_bytes = std::max(store_request.call_bytes, output_bytes);
+      C::run_columns(plan, input.data(), output.data(), mode, stores, C::pass_rows_for(input_bytes, forced_pass_rows));
       simd::finish_stores<Target>(stores);
       return;
     }

@@ -1,9 +1,9 @@
 // HARDMAX, vector path for the columns shape: the innermost dimension is kept and contiguous in
 // input and output (XNNPACK's argmax-pool shape, axis 0 of a matrix). Lanes are groups. Two
 // passes per tile of neighbouring groups, each over memory in order:
-// - the reduction reads the input once: the reduced positions are folded `rows_at_once` at a
-//   time into the tile's state (best value or key, winning position), which stays in registers
-//   across those rows, so the state is loaded and stored once per `rows_at_once` input rows. A
+// - the reduction reads the input once: the reduced positions are folded a pass of 2 or 4 rows
+//   at a time into the tile's state (best value or key, winning position), which stays in
+//   registers across those rows, so the state is loaded and stored once per pass. A
 //   strict greater-than per lane keeps the first index of the maximum (each pass is folded to
 //   its maximum first, and the row within the pass is found at the end). The rows of
 //   the next pass, each often on its own page, are prefetched.
@@ -44,13 +44,24 @@ struct Columns : Lanes<Target, T> {
   // the call's stack near 60 KiB (state, and the writer's winners and order).
   static constexpr std::size_t tile = 4096;
   // Reduced positions folded per pass over the state (docs/decisions.md, "Columns"). A pass is
-  // folded to its maximum and the row found afterwards (fold, resolve_passes).
+  // folded to its maximum and the row found afterwards (fold, resolve_passes). Every pass
+  // loads the state once, so in the cache longer passes win: 4 rows (AVX2 in cache, 2 MiB,
+  // Zen 4: 0.57-0.59 of memcpy against 0.50-0.52 with 2). From memory every row of a pass is a
+  // stream of its own, often on its own page, and 2 side by side are read faster (axis 0 of a
+  // 256 MiB FLOAT32 matrix 0.75-0.85 -> 0.91-0.99 of the streamed copy, FLOAT16 0.76-0.83 ->
+  // 0.88-0.97). So 2 when the input cannot stay in the last-level cache, the streaming
+  // threshold; `forced` (2 or 4) overrides the rule for tests and the benchmark's forced rows.
   // Passes of 16 rows helped 2 KiB FLOAT16 rows until those were grouped (reduce_grouped), and
-  // cost rows of 4 KiB and more 40% (16 streams side by side), so 4 for every type.
-  static constexpr std::size_t rows_at_once = 4;
+  // cost rows of 4 KiB and more 40% (16 streams side by side).
+  static constexpr std::size_t max_pass_rows = 4;
+  static std::size_t pass_rows_for(std::size_t input_bytes, std::size_t forced = 0) {
+    if (forced == 2 || forced == 4) return forced;
+    return input_bytes >= simd::streaming_threshold_bytes() ? 2 : 4;
+  }
   // From this row on, a vector of lanes wins a pass with a probability of about 1/8 or less
   // (random rows), and a pass skips the state's loads and stores when none wins (fold).
-  static constexpr std::uint64_t lazy_from_row = 8 * rows_at_once * lanes;
+  template <std::size_t PassRows>
+  static constexpr std::uint64_t lazy_from_row = 8 * PassRows * lanes;
   // From this many rows per group on, the output is zero-filled and patched: the patches (one
   // per group) cost less than a compare-and-select of every output vector.
   static constexpr std::uint64_t patch_min_rows = 32;
@@ -118,7 +129,8 @@ struct Columns : Lanes<Target, T> {
 
   static std::size_t width_of(const Plan& plan) { return plan.kept.sizes[plan.kept.rank - 1]; }
 
-  static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
+  static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores,
+                          std::size_t pass_rows) {
     U* out = reinterpret_cast<U*>(out_elements);
     const K nan = nan_key<T>(mode);
     const bool contiguous = contiguous_rows(plan, width_of(plan));
@@ -132,11 +144,11 @@ struct Columns : Lanes<Target, T> {
     const bool zeros_while_reading = fills_while_reading(plan, stores, contiguous);
     for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::size_t n, std::size_t) {
       if (!zeros_while_reading) {
-        reduce(plan.reduced, in + i, n, mode, nan, key, index, index_high);
+        reduce(plan.reduced, in + i, n, mode, pass_rows, nan, key, index, index_high);
         return write(plan, out + o, n, index, index_high, stores, contiguous);
       }
       auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out + o), static_cast<std::size_t>(plan.group_size) * n, stores);
-      reduce(plan.reduced, in + i, n, mode, nan, key, index, index_high, zeros);
+      reduce(plan.reduced, in + i, n, mode, pass_rows, nan, key, index, index_high, zeros);
       zeros.finish();
       simd::finish_stores<Target>(stores);  // the ones below land in streamed lines
       for (std::size_t j = 0; j < n; ++j)
@@ -165,16 +177,24 @@ struct Columns : Lanes<Target, T> {
   // lines.step() is called after every 64 bytes a pass loads (the output's zeros are then
   // streamed in step with the reads: run_columns).
 
+  // pass_rows: 2 or 4 (pass_rows_for).
   template <class Lines = NoWrites>
-  static void reduce(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, K nan, K* key, K* index,
-                     K* index_high, Lines&& lines = Lines{}) {
+  static void reduce(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, std::size_t pass_rows,
+                     K nan, K* key, K* index, K* index_high, Lines&& lines = Lines{}) {
+    if (pass_rows == 2) return reduce_with<2>(reduced, g, n, mode, nan, key, index, index_high, lines);
+    return reduce_with<4>(reduced, g, n, mode, nan, key, index, index_high, lines);
+  }
+
+  template <std::size_t PassRows, class Lines>
+  static void reduce_with(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, K nan, K* key,
+                          K* index, K* index_high, Lines& lines) {
     if constexpr (float_compares) {
       if (mode == NanMode::propagate)
-        return reduce_as<Compare::propagate>(reduced, g, n, nan, key, index, index_high, lines);
-      return reduce_as<Compare::ignore>(reduced, g, n, nan, key, index, index_high, lines);
+        return reduce_as<Compare::propagate, PassRows>(reduced, g, n, nan, key, index, index_high, lines);
+      return reduce_as<Compare::ignore, PassRows>(reduced, g, n, nan, key, index, index_high, lines);
     } else {
       (void)mode;
-      return reduce_as<Compare::keys>(reduced, g, n, nan, key, index, index_high, lines);
+      return reduce_as<Compare::keys, PassRows>(reduced, g, n, nan, key, index, index_high, lines);
     }
   }
 
@@ -183,14 +203,14 @@ struct Columns : Lanes<Target, T> {
   static constexpr std::size_t grouped_row_bytes = 4096;
   static constexpr std::size_t max_rows_grouped = 16;
 
-  template <Compare C, class Lines>
+  template <Compare C, std::size_t PassRows, class Lines>
   static void reduce_as(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, K* key, K* index,
                         K* index_high, Lines& lines) {
     const std::size_t k = std::min(max_rows_grouped, grouped_row_bytes / (n * sizeof(T)));
     if (k >= 2 && reduced.rank == 1 && reduced.strides[0][0] == static_cast<std::ptrdiff_t>(n) &&
-        reduced.sizes[0] >= 4 * rows_at_once * k)
-      return reduce_grouped<C>(reduced, g, n, k, nan, key, index, index_high, lines);
-    reduce_rows<C>(reduced, g, n, nan, key, index, index_high, lines);
+        reduced.sizes[0] >= 4 * PassRows * k)
+      return reduce_grouped<C, PassRows>(reduced, g, n, k, nan, key, index, index_high, lines);
+    reduce_rows<C, PassRows>(reduced, g, n, nan, key, index, index_high, lines);
   }
 
   // Rows of 2 KiB share their pages two by two, and this host read them at 0.7-0.8 of the
@@ -200,14 +220,14 @@ struct Columns : Lanes<Target, T> {
   // merges its blocks (hardmax_two_phase.hpp): the largest key, and on equal keys the earliest
   // position, which is the first maximum of the whole sequence. The last rows % k rows are
   // folded after the merge.
-  template <Compare C, class Lines>
+  template <Compare C, std::size_t PassRows, class Lines>
   static void reduce_grouped(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, std::size_t k, K nan, K* key,
                              K* index, K* index_high, Lines& lines) {
     const std::uint64_t rows = reduced.sizes[0];
     const auto step = static_cast<std::ptrdiff_t>(k) * reduced.strides[0][0];
     simd::LoopNest<2> groups;
     groups.push(static_cast<std::size_t>(rows / k), {step, static_cast<std::ptrdiff_t>(k) * reduced.strides[1][0]});
-    reduce_rows<C>(groups, g, k * n, nan, key, index, index_high, lines);
+    reduce_rows<C, PassRows>(groups, g, k * n, nan, key, index, index_high, lines);
     for (std::size_t j = 0; j < n; ++j) {
       std::size_t best = j;
       K best_key = state_key(key[j], nan);
@@ -233,41 +253,41 @@ struct Columns : Lanes<Target, T> {
     fold<C, 0>(rest, static_cast<std::size_t>(rows - done), n, nan, key, index, index_high, done, 0, lines);
   }
 
-  template <Compare C, class Lines>
+  template <Compare C, std::size_t PassRows, class Lines>
   static void reduce_rows(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, K* key, K* index,
                           K* index_high, Lines& lines) {
-    const T* rows[rows_at_once];
+    const T* rows[PassRows];
     std::size_t count = 0;
     std::uint64_t first = 0;
-    // Each pass reads `rows_at_once` rows side by side, each often on its own page, where the
+    // Each pass reads `PassRows` rows side by side, each often on its own page, where the
     // hardware prefetchers do not follow; the rows one pass ahead (along the innermost
     // reduced dimension) are asked for while these are read. A prefetch past the tensor is
     // harmless (it never faults).
     const std::ptrdiff_t ahead =
-        reduced.rank == 0 ? 0 : static_cast<std::ptrdiff_t>(rows_at_once) * reduced.strides[0][reduced.rank - 1];
+        reduced.rank == 0 ? 0 : static_cast<std::ptrdiff_t>(PassRows) * reduced.strides[0][reduced.rank - 1];
     simd::for_each_offset(reduced, reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
       rows[count++] = g + e[0];
-      if (count == rows_at_once) {
+      if (count == PassRows) {
         // The first pass starts the state; the others, the hot loop, have a fixed row count.
         if (first == 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
-        else fold<C, rows_at_once>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
+        else fold<C, PassRows>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
         first += count;
         count = 0;
       }
     });
     if (count != 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, lines);
-    resolve_passes(reduced, g, n, nan, key, index, index_high, first + count);
+    resolve_passes(reduced, g, n, PassRows, nan, key, index, index_high, first + count);
   }
 
   // After a reduction, index holds the first position of the pass whose maximum first beat the
   // state (fold): the winner is that pass's first row holding the best key. A position found
   // row by row (the first pass, the last, a pass with a NaN) is found at its first look. Keys
   // compare values as the winner's rule does: -0.0 ties +0.0, and NaNs match each other.
-  static void resolve_passes(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, const K* key, K* index,
-                             K* index_high, std::uint64_t positions) {
+  static void resolve_passes(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, std::size_t pass_rows, K nan,
+                             const K* key, K* index, K* index_high, std::uint64_t positions) {
     for (std::size_t j = 0; j < n; ++j) {
       std::uint64_t at = position_of(index, index_high, j);
-      const std::uint64_t end = std::min<std::uint64_t>(at + rows_at_once, positions);
+      const std::uint64_t end = std::min<std::uint64_t>(at + pass_rows, positions);
       const K best = state_key(key[j], nan);
       while (at + 1 < end && key_at(g + position_offset(reduced, at, 0) + static_cast<std::ptrdiff_t>(j), nan) != best)
         ++at;
@@ -319,9 +339,9 @@ struct Columns : Lanes<Target, T> {
     // Late passes load the positions and store the state only when a lane wins. Those loads
     // and stores were as many memory operations as the pass's rows (Zen 1 has two address
     // units for loads and stores together), and a lane's next win gets rarer with every row
-    // folded (rows_at_once / first, for rows in random order). Early on the test would
+    // folded (Fixed / first, for rows in random order). Early on the test would
     // mispredict often: 512 rows in cache ran 10-15% slower with it from the first pass.
-    const bool lazy = Fixed != 0 && first >= lazy_from_row;
+    const bool lazy = Fixed != 0 && first >= lazy_from_row<Fixed>;
     // The writer's state in registers (Lanes::LocalWriter).
     LocalWriter<Lines> writes = lines;
     std::size_t i = 0;

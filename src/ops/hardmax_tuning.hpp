@@ -1,0 +1,15 @@
+// A choice inside the HARDMAX kernel that depends on the host, forced for the benchmark's rows
+// that show each alternative next to the automatic one (issue 10), and for the tests that run
+// each alternative on small shapes. Internal: not part of the API (../shared/API.md).
+#pragma once
+
+#include <cstddef>
+
+namespace refops::detail {
+
+// The rows the columns path folds per pass (kernels/hardmax_columns.hpp, pass_rows_for): 2 or
+// 4 forces them for every later call, on every thread; 0 restores the kernel's rule.
+void force_hardmax_pass_rows(std::size_t rows);
+std::size_t forced_hardmax_pass_rows();
+
+}  // namespace refops::detail
