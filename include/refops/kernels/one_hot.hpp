@@ -40,6 +40,7 @@
 #include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/loop_nest.hpp>
 #include <refops/kernels/simd.hpp>
+#include <refops/kernels/sparse_run.hpp>
 #include <refops/kernels/store_choice.hpp>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::one_hot_detail {
@@ -160,83 +161,6 @@ void one_hot_fill_then_patch(const OneHotProblem<I, U>& p, const simd::LoopNest<
   });
 }
 
-// The positions 0 .. Vectors * lanes - 1 of a run of vectors: lane i of vector c holds
-// c * lanes + i (short rows compare a row's position with them, streamed blocks a line's).
-template <class Target, class U, std::size_t Vectors>
-std::array<xsimd::batch<U, Target>, Vectors> lane_positions() {
-  using batch = xsimd::batch<U, Target>;
-  constexpr std::size_t lanes = batch::size;
-  static_assert(Vectors * lanes - 1 <= std::numeric_limits<U>::max());
-  alignas(sizeof(batch)) U values[Vectors * lanes];
-  for (std::size_t i = 0; i < Vectors * lanes; ++i) values[i] = static_cast<U>(i);
-  std::array<batch, Vectors> positions;
-  for (std::size_t c = 0; c < Vectors; ++c) positions[c] = batch::load_aligned(values + c * lanes);
-  return positions;
-}
-
-// write_block's streaming form (Target with streaming stores, element-aligned block): one
-// loop over the block's whole cache lines, each streamed as OffValue vectors or, when it holds
-// an OnValue, built in registers and streamed whole, so no streamed line is read back. The
-// partial line at the block's start is written plain (a line written both plain and streamed
-// costs a partial write-combining flush), its OnValues stored after; so is the one at its end,
-// unless `leave_tail`: then that line is left to the caller's next block (returns where the
-// writes stopped). One compare per line and no call per run: INT8 rows of 1 KiB were eight
-// fill_span runs per 4 KiB.
-template <class Target, class U>
-std::size_t write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
-                                 bool leave_tail) {
-  using batch = xsimd::batch<U, Target>;
-  constexpr std::size_t lanes = batch::size, line = simd::cache_line_bytes / sizeof(U);
-  const std::size_t first =
-      std::min(simd::elements_to_line<U>(reinterpret_cast<std::uintptr_t>(block)), n);  // first line boundary
-  const std::size_t last = first + (n - first) / line * line;  // the end of the whole lines
-  std::size_t k = 0;
-  while (k < count && on_at[k] < first) ++k;  // in the partial head line: stored after
-  const std::size_t in_head = k;
-  simd::fill_span<Target>(block, first, off, StoreStrategy::plain);
-  const batch off_vector(off), on_vector(on);
-  // The line's positions, vector by vector: an OnValue's line is built in registers by compare
-  // and select. (Assembled in an array in L1 instead, its 32-byte loads waited on the fill's
-  // 16-byte stores and the OnValue's byte store: a failed store forwarding per line.)
-  constexpr std::size_t vectors = line / lanes;
-  const std::array<batch, vectors> position = lane_positions<Target, U, vectors>();
-  for (std::size_t start = first; start < last; start += line) {
-    if (k < count && on_at[k] < start + line) {
-      std::array<batch, vectors> v;
-      v.fill(off_vector);
-      for (; k < count && on_at[k] < start + line; ++k) {
-        const batch at(static_cast<U>(on_at[k] - start));
-        for (std::size_t c = 0; c < vectors; ++c) v[c] = xsimd::select(position[c] == at, on_vector, v[c]);
-      }
-      for (std::size_t c = 0; c < vectors; ++c) simd::stream_store<Target>(block + start + c * lanes, v[c]);
-    } else {
-      for (std::size_t v = 0; v < line; v += lanes) simd::stream_store<Target>(block + start + v, off_vector);
-    }
-  }
-  for (std::size_t j = 0; j < in_head; ++j) block[on_at[j]] = on;
-  if (leave_tail && last > 0) return last;
-  simd::fill_span<Target>(block + last, n - last, off, StoreStrategy::plain);
-  for (std::size_t j = k; j < count; ++j) block[on_at[j]] = on;  // in the partial tail line
-  return n;
-}
-
-// Writes n contiguous elements of OffValue at `block` with OnValue at the increasing offsets
-// on_at[0..count); returns how many it wrote from the block's start. Plain and rep: fill the
-// block, then store the OnValues while it is in L1 (all n). Stream: write_block_streamed, which
-// with `leave_tail` may stop at the block's last line boundary; the caller then starts its next
-// block there, with the OnValues past that point.
-template <class Target, class U>
-std::size_t write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
-                        StoreStrategy stores, bool leave_tail = false) {
-  if constexpr (simd::has_streaming_stores<Target>) {
-    if (stores == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(block) % sizeof(U) == 0)
-      return write_block_streamed<Target>(block, n, off, on, on_at, count, leave_tail);
-  }
-  simd::fill_span<Target>(block, n, off, stores);
-  for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
-  return n;
-}
-
 // Bytes of output one block of rows covers: small enough that the positions and the block's
 // lines stay in L1.
 inline constexpr std::size_t row_block_bytes = 4096;
@@ -253,7 +177,7 @@ void one_hot_short_rows_of(const OneHotProblem<I, U>& p, U* out, const I* index,
   constexpr std::size_t lanes = batch::size, length = Vectors * lanes;
   constexpr U none = std::numeric_limits<U>::max();
   const batch on(p.on), off(p.off);
-  const std::array<batch, Vectors> lane_position = lane_positions<Target, U, Vectors>();
+  const std::array<batch, Vectors> lane_position = simd::lane_positions<Target, U, Vectors>();
   for (std::size_t r = 0; r < rows; ++r, out += length, index += index_step) {
     const std::uint64_t at = one_hot_position(*index, length, p.wrap_negative);
     const batch position(at == no_position ? none : static_cast<U>(at));
@@ -316,33 +240,24 @@ void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, s
   const std::size_t per_block =
       rows_touch ? std::clamp<std::size_t>(row_block_bytes / (length * sizeof(U)), 1, max_rows_per_block)
                  : 1;
-  // Rows that touch are one run: a block that does not end on a cache line leaves its last
-  // partial line to the next block (write_block's leave_tail), so a streamed run has no line
-  // written plain but at its two ends. Written plain at every block's end, the line split
+  // Rows that touch are one run (simd::SparseRun): a block that does not end on a cache line
+  // leaves its last partial line to the next block, so a streamed run has no line written
+  // plain but at its two ends. Written plain at every block's end, the line split
   // between two rows of 1024 FLOAT32 at +16 bytes (NumPy) cost a read for ownership per row,
   // which held the stores behind it: 0.62 of a streamed fill against 0.87 on the line (Zen 4).
   simd::for_each_offset(outer, outer_rank, [&](const std::array<std::ptrdiff_t, 2>& offset) {
-    // The block's OnValues after those carried (fewer than a line's elements).
-    std::size_t on_at[max_rows_per_block + simd::cache_line_bytes];
-    std::size_t pending = 0, carried = 0;  // elements before this block not yet written, their OnValues
+    U* const first_row = p.output + offset[out_operand];
+    simd::SparseRun<Target, U, max_rows_per_block> run(first_row, p.off, p.on, stores);
     for (std::size_t r = 0; r < rows; r += per_block) {
       const std::size_t n_rows = std::min(per_block, rows - r);
       const I* index = p.indices + offset[index_operand] + static_cast<std::ptrdiff_t>(r) * index_step;
-      U* out = p.output + offset[out_operand] + static_cast<std::ptrdiff_t>(r) * row_step -
-               static_cast<std::ptrdiff_t>(pending);
-      std::size_t count = carried;
+      if (!rows_touch) run.restart(first_row + static_cast<std::ptrdiff_t>(r) * row_step);  // a run per row
       for (std::size_t k = 0; k < n_rows; ++k) {
         const std::uint64_t at =
             one_hot_position(index[static_cast<std::ptrdiff_t>(k) * index_step], length, p.wrap_negative);
-        if (at != no_position) on_at[count++] = pending + k * length + static_cast<std::size_t>(at);
+        if (at != no_position) run.add(k * length + static_cast<std::size_t>(at));
       }
-      const std::size_t n = pending + n_rows * length;
-      const std::size_t written =
-          write_block<Target>(out, n, p.off, p.on, on_at, count, stores, rows_touch && r + n_rows < rows);
-      pending = n - written;
-      carried = 0;
-      for (std::size_t k = 0; k < count; ++k)
-        if (on_at[k] >= written) on_at[carried++] = on_at[k] - written;
+      run.write(n_rows * length, rows_touch && r + n_rows < rows);
     }
   });
 }

@@ -1,0 +1,143 @@
+// A run of contiguous elements that are all one value (OffValue) but for a few (OnValue): the
+// output of ONE_HOT's rows and of HARDMAX's medium rows (zeros, and one 1 per row). It is
+// written a block at a time, right after the block's positions are known (they and the
+// block's lines stay in L1), by the call's store strategy; streamed, each line is built in
+// registers and streamed whole, so no streamed line is read back.
+#pragma once
+
+#include <refops/kernels/abi.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include <refops/kernels/simd.hpp>
+
+namespace refops::simd::inline REFOPS_KERNEL_ABI {
+
+// The positions 0 .. Vectors * lanes - 1 of a run of vectors: lane i of vector c holds
+// c * lanes + i (short rows compare a row's position with them, streamed blocks a line's).
+template <class Target, class U, std::size_t Vectors>
+std::array<xsimd::batch<U, Target>, Vectors> lane_positions() {
+  using batch = xsimd::batch<U, Target>;
+  constexpr std::size_t lanes = batch::size;
+  static_assert(Vectors * lanes - 1 <= std::numeric_limits<U>::max());
+  alignas(sizeof(batch)) U values[Vectors * lanes];
+  for (std::size_t i = 0; i < Vectors * lanes; ++i) values[i] = static_cast<U>(i);
+  std::array<batch, Vectors> positions;
+  for (std::size_t c = 0; c < Vectors; ++c) positions[c] = batch::load_aligned(values + c * lanes);
+  return positions;
+}
+
+// write_block's streaming form (Target with streaming stores, element-aligned block): one
+// loop over the block's whole cache lines, each streamed as OffValue vectors or, when it holds
+// an OnValue, built in registers and streamed whole, so no streamed line is read back. The
+// partial line at the block's start is written plain (a line written both plain and streamed
+// costs a partial write-combining flush), its OnValues stored after; so is the one at its end,
+// unless `leave_tail`: then that line is left to the caller's next block (returns where the
+// writes stopped). One compare per line and no call per run: INT8 rows of 1 KiB were eight
+// fill_span runs per 4 KiB.
+template <class Target, class U>
+std::size_t write_block_streamed(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
+                                 bool leave_tail) {
+  using batch = xsimd::batch<U, Target>;
+  constexpr std::size_t lanes = batch::size, line = cache_line_bytes / sizeof(U);
+  const std::size_t first =
+      std::min(elements_to_line<U>(reinterpret_cast<std::uintptr_t>(block)), n);  // first line boundary
+  const std::size_t last = first + (n - first) / line * line;  // the end of the whole lines
+  std::size_t k = 0;
+  while (k < count && on_at[k] < first) ++k;  // in the partial head line: stored after
+  const std::size_t in_head = k;
+  fill_span<Target>(block, first, off, StoreStrategy::plain);
+  const batch off_vector(off), on_vector(on);
+  // The line's positions, vector by vector: an OnValue's line is built in registers by compare
+  // and select. (Assembled in an array in L1 instead, its 32-byte loads waited on the fill's
+  // 16-byte stores and the OnValue's byte store: a failed store forwarding per line.)
+  constexpr std::size_t vectors = line / lanes;
+  const std::array<batch, vectors> position = lane_positions<Target, U, vectors>();
+  for (std::size_t start = first; start < last; start += line) {
+    if (k < count && on_at[k] < start + line) {
+      std::array<batch, vectors> v;
+      v.fill(off_vector);
+      for (; k < count && on_at[k] < start + line; ++k) {
+        const batch at(static_cast<U>(on_at[k] - start));
+        for (std::size_t c = 0; c < vectors; ++c) v[c] = xsimd::select(position[c] == at, on_vector, v[c]);
+      }
+      for (std::size_t c = 0; c < vectors; ++c) stream_store<Target>(block + start + c * lanes, v[c]);
+    } else {
+      for (std::size_t v = 0; v < line; v += lanes) stream_store<Target>(block + start + v, off_vector);
+    }
+  }
+  for (std::size_t j = 0; j < in_head; ++j) block[on_at[j]] = on;
+  if (leave_tail && last > 0) return last;
+  fill_span<Target>(block + last, n - last, off, StoreStrategy::plain);
+  for (std::size_t j = k; j < count; ++j) block[on_at[j]] = on;  // in the partial tail line
+  return n;
+}
+
+// Writes n contiguous elements of OffValue at `block` with OnValue at the increasing offsets
+// on_at[0..count); returns how many it wrote from the block's start. Plain and rep: fill the
+// block, then store the OnValues while it is in L1 (all n). Stream: write_block_streamed, which
+// with `leave_tail` may stop at the block's last line boundary; the caller then starts its next
+// block there, with the OnValues past that point.
+template <class Target, class U>
+std::size_t write_block(U* block, std::size_t n, U off, U on, const std::size_t* on_at, std::size_t count,
+                        StoreStrategy stores, bool leave_tail = false) {
+  if constexpr (has_streaming_stores<Target>) {
+    if (stores == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(block) % sizeof(U) == 0)
+      return write_block_streamed<Target>(block, n, off, on, on_at, count, leave_tail);
+  }
+  fill_span<Target>(block, n, off, stores);
+  for (std::size_t k = 0; k < count; ++k) block[on_at[k]] = on;
+  return n;
+}
+
+// A run of blocks that follow each other in memory, written one block at a time: add() the
+// block's OnValues, then write() it. Streamed, a block that does not end on a cache line leaves
+// its partial last line to the next block (write_block's leave_tail), so no line of the run is
+// written both plain and streamed but at its two ends. Written plain at every block's end, the
+// line split between two rows of 1024 FLOAT32 at +16 bytes (NumPy) cost a read for ownership per
+// row, which held the stores behind it: 0.62 of a streamed fill against 0.87 on the line (ONE_HOT,
+// Zen 4). Up to MaxOnes OnValues per block.
+template <class Target, class U, std::size_t MaxOnes>
+class SparseRun {
+ public:
+  SparseRun(U* at, U off, U on, StoreStrategy stores) : next_(at), off_(off), on_(on), stores_(stores) {}
+
+  // An OnValue of the next block, `at` elements from the block's start (increasing).
+  void add(std::size_t at) {
+    assert(count_ < on_at_.size());
+    on_at_[count_++] = pending_ + at;
+  }
+
+  // Writes the next block's n elements, and what the block before left; `more`: another block
+  // of the run follows.
+  void write(std::size_t n, bool more) {
+    const std::size_t total = pending_ + n;
+    const std::size_t written = write_block<Target>(next_, total, off_, on_, on_at_.data(), count_, stores_, more);
+    next_ += written;
+    pending_ = total - written;
+    std::size_t carried = 0;  // fewer than a line's elements
+    for (std::size_t k = 0; k < count_; ++k)
+      if (on_at_[k] >= written) on_at_[carried++] = on_at_[k] - written;
+    count_ = carried;
+  }
+
+  // A new run at `at`, after a write without `more`.
+  void restart(U* at) {
+    assert(pending_ == 0 && count_ == 0);
+    next_ = at;
+  }
+
+ private:
+  U* next_;
+  U off_, on_;
+  StoreStrategy stores_;
+  std::size_t pending_ = 0, count_ = 0;  // elements left by the block before, OnValues held
+  std::array<std::size_t, MaxOnes + cache_line_bytes> on_at_;
+};
+
+}  // namespace refops::simd::inline REFOPS_KERNEL_ABI
