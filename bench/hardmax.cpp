@@ -84,6 +84,7 @@ REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_negative_2MiB", DataType
 REFOPS_BENCH_CASE(hardmax_case("f32_6710886x10_rows_of_10", DataType::float32, {6710886, 10}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_52428x10_rows_of_10_2MiB", DataType::float32, {52428, 10}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_671088x100_rows_of_100", DataType::float32, {671088, 100}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_5242x100_rows_of_100_2MiB", DataType::float32, {5242, 100}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_268435x250_rows_of_250", DataType::float32, {268435, 250}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_1677721x40_rows_of_40", DataType::float32, {1677721, 40}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_67108x1000_rows_of_1000", DataType::float32, {67108, 1000}, {1}));
