@@ -635,7 +635,12 @@ struct Rows : Lanes<Target, T> {
           i += static_cast<std::ptrdiff_t>(j) * in_step;
           o += static_cast<std::ptrdiff_t>(j) * out_step;
         }
-        for (; j < count; ++j, i += in_step, o += out_step) short_row<M, S>(in + i, out + o, nan, window, last);
+        // Pointers and the NaN key by value: the outer lambda's variables, reached by reference,
+        // were loaded and stored again around every row's stores (they may alias them).
+        const T* p = in + i;
+        U* q = out + o;
+        const B nan_key = nan;
+        for (; j < count; ++j, p += in_step, q += out_step) short_row<M, S>(p, q, nan_key, window, last);
       });
     });
   }
