@@ -635,12 +635,14 @@ struct Rows : Lanes<Target, T> {
           i += static_cast<std::ptrdiff_t>(j) * in_step;
           o += static_cast<std::ptrdiff_t>(j) * out_step;
         }
-        // Pointers and the NaN key by value: the outer lambda's variables, reached by reference,
-        // were loaded and stored again around every row's stores (they may alias them).
+        // Pointers, steps and the NaN key by value: the outer lambda's variables, reached by
+        // reference, were loaded and stored again around every row's stores (they may alias them).
         const T* p = in + i;
         U* q = out + o;
+        const std::ptrdiff_t p_step = in_step, q_step = out_step;
+        const std::size_t rows = count;
         const B nan_key = nan;
-        for (; j < count; ++j, p += in_step, q += out_step) short_row<M, S>(p, q, nan_key, window, last);
+        for (; j < rows; ++j, p += p_step, q += q_step) short_row<M, S>(p, q, nan_key, window, last);
       });
     });
   }
