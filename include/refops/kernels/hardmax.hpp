@@ -41,8 +41,8 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     }
     if (C::takes(all)) {
       const StoreStrategy stores = simd::choose_stores<Target>(store_request, C::store_needs(plan, output_bytes));
-      const std::size_t input_bytes = std::max(store_request.call_bytes, output_bytes);
-      C::run_columns(plan, input.data(), output.data(), mode, stores, C::pass_rows_for(input_bytes, forced_pass_rows));
+      C::run_columns(plan, input.data(), output.data(), mode, stores,
+                     C::pass_rows_for(store_request.call_bytes, output_bytes, forced_pass_rows));
       simd::finish_stores<Target>(stores);
       return;
     }

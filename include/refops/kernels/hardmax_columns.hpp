@@ -50,13 +50,14 @@ struct Columns : Lanes<Target, T> {
   // stream of its own, often on its own page, and 2 side by side are read faster (axis 0 of a
   // 256 MiB FLOAT32 matrix 0.75-0.85 -> 0.91-0.99 of the streamed copy, FLOAT16 0.76-0.83 ->
   // 0.88-0.97). So 2 when the input cannot stay in the last-level cache, the streaming
-  // threshold; `forced` (2 or 4) overrides the rule for tests and the benchmark's forced rows.
+  // threshold, on the whole call's input (call_bytes; 0: this call's own input is the whole
+  // call), so the parts of a split call agree; `forced` (2 or 4) overrides the rule for tests
+  // and the benchmark's forced rows.
   // Passes of 16 rows helped 2 KiB FLOAT16 rows until those were grouped (reduce_grouped), and
   // cost rows of 4 KiB and more 40% (16 streams side by side).
-  static constexpr std::size_t max_pass_rows = 4;
-  static std::size_t pass_rows_for(std::size_t input_bytes, std::size_t forced = 0) {
+  static std::size_t pass_rows_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced) {
     if (forced == 2 || forced == 4) return forced;
-    return input_bytes >= simd::streaming_threshold_bytes() ? 2 : 4;
+    return std::max(call_bytes, own_bytes) >= simd::streaming_threshold_bytes() ? 2 : 4;
   }
   // From this row on, a vector of lanes wins a pass with a probability of about 1/8 or less
   // (random rows), and a pass skips the state's loads and stores when none wins (fold).
