@@ -291,10 +291,12 @@ struct Rows : Lanes<Target, T> {
   // (`last`: its offset), overlapping the one before: a repeat changes no maximum, the first
   // equal lane is found in the earlier vector, and both write the window's same elements.
   // The general path they took before paid some 50 ns a row (rows of 10: 0.06 of memcpy).
-  // Rows of five to eight vectors, whole or not, take that form too (four more loops, not
-  // eight): rows of 40 FLOAT32 ran at 0.32-0.34 of memcpy on the long-row path and 0.60-0.66
-  // here, rows of 60 and 64 at 0.35 / 0.41 and 0.43 (Zen 1). Longer rows stay on the long-row
-  // path: rows of 100 as 16 vectors (the last repeated) ran at 0.38 against its 0.45.
+  // Rows of five to eight vectors take these loops too: rows of 40 FLOAT32 ran at 0.32-0.34 of
+  // memcpy on the long-row path and 0.60-0.66 here, rows of 60 and 64 at 0.35 / 0.41 and 0.43
+  // (Zen 1). Whole rows of any length up to eight vectors pass `last` as a constant
+  // (WholeLast<M>): rows of 40 taken with a variable `last` ran at 0.57-0.69 of a streamed copy,
+  // 0.87-0.91 with a constant one (Zen 4). Longer rows stay on the long-row path: rows of 100
+  // as 16 vectors (the last repeated) ran at 0.38 against its 0.45.
 
   // The offset of vector h of M in a row whose last vector is at `last`.
   template <std::size_t M>
@@ -553,19 +555,44 @@ struct Rows : Lanes<Target, T> {
   // Rows that touch (input and output steps both one row, the usual case) take the loop with
   // constant steps: every row's address is then an immediate offset, where a variable step
   // held addresses in registers and spilled them (a block of rows of 16 took some 300
-  // instructions on AVX2, a quarter of them addresses and spills).
+  // instructions on AVX2, a quarter of them addresses and spills). Rows of two vectors that
+  // are not whole (9 to 15 FLOAT32: 10 classes, say) get a constant `last` as well: with a
+  // variable one, rows of 10 ran at 26 GB/s in cache against 38 (Zen 4, alternated).
   template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks_bits(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step,
                                             std::size_t count, const B& nan, const Window& window, Last last) {
-    constexpr auto row = static_cast<std::ptrdiff_t>(M * lanes);
-    if constexpr (std::is_same_v<Last, WholeLast<M>>)
-      if (in_step == row && out_step == row)
-        return short_rows_blocks_bits_with<M, S>(in, std::integral_constant<std::ptrdiff_t, row>{}, out,
-                                                 std::integral_constant<std::ptrdiff_t, row>{}, count, nan, window, last);
+    if constexpr (std::is_same_v<Last, WholeLast<M>>) {
+      if (in_step == Last::value + lanes && out_step == in_step)
+        return short_rows_blocks_bits_touching<M, S>(in, out, count, nan, window, last);
+    } else if constexpr (M == 2) {
+      if (in_step == static_cast<std::ptrdiff_t>(last + lanes) && out_step == in_step)
+        return odd_rows_blocks_bits_touching<S>(in, out, count, nan, window, last, std::make_index_sequence<lanes>{});
+    }
     return short_rows_blocks_bits_with<M, S>(in, in_step, out, out_step, count, nan, window, last);
   }
 
-  // Step: std::ptrdiff_t, or a std::integral_constant of one; Last: std::size_t or WholeLast<M>.
+  // Rows that touch, each last + lanes elements long, `last` a constant.
+  template <std::size_t M, VectorStores S, std::size_t Last>
+  static std::size_t short_rows_blocks_bits_touching(const T* in, U* out, std::size_t count, const B& nan,
+                                                     const Window& window, std::integral_constant<std::size_t, Last> last) {
+    using Step = std::integral_constant<std::ptrdiff_t, static_cast<std::ptrdiff_t>(Last + lanes)>;
+    return short_rows_blocks_bits_with<M, S>(in, Step{}, out, Step{}, count, nan, window, last);
+  }
+
+  // The same for rows of two vectors whose `last` is 1 to lanes - 1: one loop per value.
+  template <VectorStores S, std::size_t... L>
+  static std::size_t odd_rows_blocks_bits_touching(const T* in, U* out, std::size_t count, const B& nan,
+                                                   const Window& window, std::size_t last, std::index_sequence<L...>) {
+    std::size_t done = 0;
+    ((L != 0 && last == L &&
+      (done = short_rows_blocks_bits_touching<2, S>(in, out, count, nan, window, std::integral_constant<std::size_t, L>{}),
+       true)) ||
+     ...);
+    return done;
+  }
+
+  // Step: std::ptrdiff_t, or a std::integral_constant of one; Last: std::size_t or a
+  // std::integral_constant of one (WholeLast<M>, say).
   template <std::size_t M, VectorStores S, class Step, class Last>
   static std::size_t short_rows_blocks_bits_with(const T* in, Step in_step, U* out, Step out_step, std::size_t count,
                                                  const B& nan, const Window& window, Last last) {
@@ -1243,15 +1270,19 @@ struct Rows : Lanes<Target, T> {
     const K stop = mode == NanMode::propagate ? nan : key_of_bits<T>(Traits<T>::inf, nan);
     // Each common shape gets its own loop, so its small body is inlined into the group walk.
     if constexpr (has_short_and_medium_loops) {
-      if (takes_short_loops(plan) && row % lanes == 0 && row <= 4 * lanes) {  // up to four whole vectors
+      if (takes_short_loops(plan) && row % lanes == 0) {  // whole vectors, up to max_short_vectors
         switch (row / lanes) {
           case 1: return short_rows<1>(plan.kept, in, out, nan, stores, WholeLast<1>{});
           case 2: return short_rows<2>(plan.kept, in, out, nan, stores, WholeLast<2>{});
           case 3: return short_rows<3>(plan.kept, in, out, nan, stores, WholeLast<3>{});
-          default: return short_rows<4>(plan.kept, in, out, nan, stores, WholeLast<4>{});
+          case 4: return short_rows<4>(plan.kept, in, out, nan, stores, WholeLast<4>{});
+          case 5: return short_rows<5>(plan.kept, in, out, nan, stores, WholeLast<5>{});
+          case 6: return short_rows<6>(plan.kept, in, out, nan, stores, WholeLast<6>{});
+          case 7: return short_rows<7>(plan.kept, in, out, nan, stores, WholeLast<7>{});
+          default: return short_rows<8>(plan.kept, in, out, nan, stores, WholeLast<8>{});
         }
       }
-      // The last vector at row - lanes: overlapping the one before, or whole rows of 5 to 8 vectors.
+      // The last vector at row - lanes, overlapping the one before.
       if (takes_short_loops(plan) && row > lanes) {
         switch ((row + lanes - 1) / lanes) {
           case 2: return short_rows<2>(plan.kept, in, out, nan, stores, row - lanes);
