@@ -9,6 +9,7 @@
 #include <refops/refops.hpp>
 
 #include "bench_support.hpp"
+#include "ops/diagonal_matrix_tuning.hpp"
 
 namespace {
 
@@ -38,7 +39,9 @@ Case identity(std::string name, DataType type, Dims sizes, std::size_t out_offse
 // filled. Only the copied elements are read, and only they count as bytes read (a 4096 x 8192
 // output reads 75% of its input), so GB/s compares with memcpy's read + write honestly.
 // `out_offset`: bytes past a 64-byte boundary (numpy_offset), so the rows' stores fall 16 bytes past
-// their loads in page offset.
+// their loads in page offset. Forced rows: the zeroed part's input lines skipped (64: only runs
+// of a line are read) or read (1 MiB: every run), against the kernel's rule
+// (read_through_gap_bytes).
 Case trilu(std::string name, Dims sizes, std::size_t out_offset = 0) {
   const TensorDesc desc{DataType::float32, sizes, {}, 0};
   const std::size_t bytes = calc_buffer_tensor_size(desc);
@@ -55,7 +58,7 @@ Case trilu(std::string name, Dims sizes, std::size_t out_offset = 0) {
                              {input->data(), input->size()}};
           },
           true,
-          std::nullopt};
+          KernelChoice{"read_gap_bytes", {64, 1 << 20}, detail::force_diagonal_read_gap_bytes}};
 }
 
 REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_8192x8192", DataType::float32, {8192, 8192}));

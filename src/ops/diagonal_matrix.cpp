@@ -2,12 +2,14 @@
 // (SPEC sections 3, 5 and 6). The kernels are in include/refops/kernels/diagonal_matrix.hpp.
 #include <refops/diagonal_matrix.hpp>
 
+#include <atomic>
 #include <string>
 
 #include <refops/value_cast.hpp>
 
 #include "ops/diagonal_matrix_call.hpp"
 #include "ops/diagonal_matrix_table.hpp"
+#include "ops/diagonal_matrix_tuning.hpp"
 #include "ops/element_bits.hpp"
 #include "ops/finish_execute.hpp"
 #include "ops/validated_once.hpp"
@@ -15,6 +17,14 @@
 
 namespace refops {
 namespace detail {
+
+namespace {
+std::atomic<std::size_t> diagonal_read_gap_bytes{0};
+}  // namespace
+
+void force_diagonal_read_gap_bytes(std::size_t bytes) { diagonal_read_gap_bytes.store(bytes, std::memory_order_relaxed); }
+std::size_t forced_diagonal_read_gap_bytes() { return diagonal_read_gap_bytes.load(std::memory_order_relaxed); }
+
 namespace {
 
 using FL = FeatureLevel;
@@ -57,7 +67,8 @@ DiagonalMatrixCall call_of(const TensorDesc& output_desc, Out output, const Tens
           .output_strides = effective_strides(output_desc),
           .value_bits = value_bits,
           .fill_begin = fill_begin,
-          .fill_end = fill_end};
+          .fill_end = fill_end,
+          .read_gap_bytes = forced_diagonal_read_gap_bytes()};
 }
 
 }  // namespace

@@ -22,6 +22,9 @@ struct DiagonalMatrixCall {
   Dims sizes, output_strides;        // the output's; effective strides
   std::uint64_t value_bits;          // Value in the output type, in the low element_bytes
   std::int64_t fill_begin, fill_end;
+  // 0, or the longest Value run whose input a streamed row reads, forced by
+  // force_diagonal_read_gap_bytes (diagonal_matrix_tuning.hpp).
+  std::size_t read_gap_bytes = 0;
   // Set by finish_execute and run_split, not by the operator: ExecuteOptions::stores, and for a
   // part of a split call the whole call's output bytes (0: this call is whole), so every part
   // chooses the store strategy the unsplit call would (simd::StoreRequest).

@@ -1,0 +1,16 @@
+// A choice inside the DIAGONAL_MATRIX kernel that depends on the host, forced for the
+// benchmark's rows that show each alternative next to the automatic one (issue 10), and for the
+// tests that run each alternative. Internal: not part of the API (../shared/API.md).
+#pragma once
+
+#include <cstddef>
+
+namespace refops::detail {
+
+// The longest run of Value, in bytes, whose input lines a streamed row with an input still
+// reads (kernels/diagonal_matrix.hpp, read_through_gap_bytes): any other value forces it for
+// every later call, on every thread; 0 restores the kernel's rule.
+void force_diagonal_read_gap_bytes(std::size_t bytes);
+std::size_t forced_diagonal_read_gap_bytes();
+
+}  // namespace refops::detail
