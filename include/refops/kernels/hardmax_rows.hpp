@@ -566,7 +566,7 @@ struct Rows : Lanes<Target, T> {
         return short_rows_blocks_bits_touching<M, S>(in, out, count, nan, window, last);
     } else if constexpr (M == 2) {
       if (in_step == static_cast<std::ptrdiff_t>(last + lanes) && out_step == in_step)
-        return odd_rows_blocks_bits_touching<S>(in, out, count, nan, window, last, std::make_index_sequence<lanes>{});
+        return odd_rows_blocks_bits_touching<S>(in, out, count, nan, window, last, std::make_index_sequence<lanes - 1>{});
     }
     return short_rows_blocks_bits_with<M, S>(in, in_step, out, out_step, count, nan, window, last);
   }
@@ -579,15 +579,18 @@ struct Rows : Lanes<Target, T> {
     return short_rows_blocks_bits_with<M, S>(in, Step{}, out, Step{}, count, nan, window, last);
   }
 
-  // The same for rows of two vectors whose `last` is 1 to lanes - 1: one loop per value.
-  template <VectorStores S, std::size_t... L>
+  // The same for rows of two vectors whose `last` is 1 to lanes - 1: one loop per value
+  // (I: 0 to lanes - 2).
+  template <VectorStores S, std::size_t... I>
   static std::size_t odd_rows_blocks_bits_touching(const T* in, U* out, std::size_t count, const B& nan,
-                                                   const Window& window, std::size_t last, std::index_sequence<L...>) {
+                                                   const Window& window, std::size_t last, std::index_sequence<I...>) {
     std::size_t done = 0;
-    ((L != 0 && last == L &&
-      (done = short_rows_blocks_bits_touching<2, S>(in, out, count, nan, window, std::integral_constant<std::size_t, L>{}),
-       true)) ||
-     ...);
+    const auto with_last = [&]<std::size_t L>(std::integral_constant<std::size_t, L> constant_last) {
+      if (last != L) return false;
+      done = short_rows_blocks_bits_touching<2, S>(in, out, count, nan, window, constant_last);
+      return true;
+    };
+    (void)(with_last(std::integral_constant<std::size_t, I + 1>{}) || ...);
     return done;
   }
 
