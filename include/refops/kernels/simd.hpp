@@ -294,7 +294,7 @@ template <int Locality = 3>
 inline void prefetch_lines(const void* p, std::size_t bytes) {
   const auto start = reinterpret_cast<std::uintptr_t>(p);
   for (std::uintptr_t line = start - start % cache_line_bytes; line < start + bytes; line += cache_line_bytes)
-    __builtin_prefetch(reinterpret_cast<const void*>(line), 0, 3);
+    prefetch_ahead(reinterpret_cast<const void*>(line), 0);
 }
 
 // Elements of U from `address` to the next cache-line boundary (0 on one).
