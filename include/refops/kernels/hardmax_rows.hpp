@@ -561,11 +561,11 @@ struct Rows : Lanes<Target, T> {
   template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks_bits(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step,
                                             std::size_t count, const B& nan, const Window& window, Last last) {
+    const bool touching = in_step == static_cast<std::ptrdiff_t>(last + lanes) && out_step == in_step;
     if constexpr (std::is_same_v<Last, WholeLast<M>>) {
-      if (in_step == Last::value + lanes && out_step == in_step)
-        return short_rows_blocks_bits_touching<M, S>(in, out, count, nan, window, last);
+      if (touching) return short_rows_blocks_bits_touching<M, S>(in, out, count, nan, window, last);
     } else if constexpr (M == 2) {
-      if (in_step == static_cast<std::ptrdiff_t>(last + lanes) && out_step == in_step)
+      if (touching)
         return odd_rows_blocks_bits_touching<S>(in, out, count, nan, window, last, std::make_index_sequence<lanes - 1>{});
     }
     return short_rows_blocks_bits_with<M, S>(in, in_step, out, out_step, count, nan, window, last);
