@@ -90,6 +90,7 @@ REFOPS_BENCH_CASE(hardmax_case("f32_1677721x40_rows_of_40", DataType::float32, {
 REFOPS_BENCH_CASE(hardmax_case("f32_67108x1000_rows_of_1000", DataType::float32, {67108, 1000}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_16777216x4_rows_of_4", DataType::float32, {16777216, 4}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f16_6710886x20_rows_of_20", DataType::float16, {6710886, 20}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f16_52428x20_rows_of_20_2MiB", DataType::float16, {52428, 20}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f16_16777216x8_rows_of_8", DataType::float16, {16777216, 8}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_131072x4_rows_of_4_2MiB", DataType::float32, {131072, 4}, {1}));
 

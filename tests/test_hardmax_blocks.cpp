@@ -218,10 +218,12 @@ TEST_CASE("HARDMAX1 short rows reduced a block at a time match the oracle", "[ha
 }
 
 TEST_CASE("HARDMAX1 blocks of short rows with positive maxima (raw bits) match the oracle", "[hardmax][generated]") {
-  // Blocks of a lane count of rows whose every maximum is a positive number take raw bits, no
-  // keys (AVX2); a block with a NaN, +-0 or no positive maximum in any row must step aside.
+  // Blocks of 8 rows whose every maximum is a positive number take raw bits, no keys (AVX2:
+  // FLOAT32 rows of up to 64, FLOAT16 rows of up to 32, each odd length its own loop); a block
+  // with a NaN, +-0 or no positive maximum in any row must step aside.
   REFOPS_TEST_RNG(rng);
-  const std::uint32_t lengths[] = {8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 32, 36, 40, 48, 57, 63, 64};
+  const std::uint32_t lengths[] = {8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+                                   24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 36, 40, 48, 57, 63, 64};
   const std::uint32_t counts[] = {8, 16, 17, 33, 47, 64};
   check_short_rows(rng, lengths, counts, &draw_positive_row);
 }
@@ -230,7 +232,8 @@ TEST_CASE("HARDMAX1 blocks of short rows of negative numbers (raw bits) match th
   // Blocks whose every element is a negative number (no +0.0, no NaN) take raw bits too, each
   // row's maximum its smallest bits (AVX2); any other block must step aside.
   REFOPS_TEST_RNG(rng);
-  const std::uint32_t lengths[] = {8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 32, 36, 40, 48, 57, 63, 64};
+  const std::uint32_t lengths[] = {8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+                                   24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 36, 40, 48, 57, 63, 64};
   const std::uint32_t counts[] = {8, 16, 17, 33, 47, 64};
   check_short_rows(rng, lengths, counts, &draw_negative_row);
 }

@@ -175,6 +175,15 @@ struct Rows : Lanes<Target, T> {
 #else
   static constexpr bool raw_extremes = false;
 #endif
+  // Bits of a compare's mask per lane in the raw-bit block loop: movemask_ps gives 32-bit lanes
+  // one, movemask_epi8 16-bit lanes two.
+  static constexpr std::size_t mask_bits = sizeof(K) == 4 ? 1 : 2;
+  // Whether rows of M vectors take the raw-bit block loop (short_rows_blocks_bits): AVX2's
+  // 32-byte vectors of 32- or 16-bit lanes, a row's compare masks within 64 bits (FLOAT32 rows
+  // of up to 64, FLOAT16 rows of up to 32).
+  template <std::size_t M>
+  static constexpr bool raw_bit_blocks =
+      raw_extremes && lanes * sizeof(K) == 32 && sizeof(K) >= 2 && M * lanes * mask_bits <= 64;
 
   // Folds one contiguous block into `best`: true when the block's maximum strictly beats it.
   // lines.step() is called after every 64 bytes the scan loads (HARDMAX's long rows write a
@@ -284,7 +293,8 @@ struct Rows : Lanes<Target, T> {
   // (fewer than a block) and Arches without native lane swaps take one row at a time, with a
   // butterfly or max_lane for the maximum and the same window. On AVX2, blocks whose maxima are
   // all positive numbers (or whose elements are all negative numbers) take raw bits and a
-  // software-pipelined loop (short_rows_blocks_bits).
+  // software-pipelined loop (short_rows_blocks_bits), blocks of 8 rows of FLOAT32 or, up to
+  // two vectors long, of FLOAT16 (which has no native 16-bit lane swaps there).
 
   // Rows between one and eight vectors long but not whole vectors (rows of 10 or 20 FLOAT32,
   // 10 classes say) take the same loops with their last vector moved back to end with the row
@@ -340,12 +350,12 @@ struct Rows : Lanes<Target, T> {
   // Asks for the rows of the block `ahead` rows past the one at p (about 2 KiB ahead when rows
   // touch). The hardware prefetcher alone left the reads behind the streamed writes: rows of
   // 16 ran at 0.65-0.72 of the copy on one thread, 0.78-0.85 with this (Zen 3, alternated).
-  template <std::size_t M, class Step>
+  template <std::size_t M, std::size_t Rows = lanes, class Step>
   [[gnu::always_inline]] static void prefetch_block_ahead(const T* p, Step p_step) {
     constexpr std::size_t row_bytes = M * lanes * sizeof(K);
-    constexpr std::ptrdiff_t ahead = std::max<std::size_t>(lanes, 2048 / row_bytes);
+    constexpr std::ptrdiff_t ahead = std::max<std::size_t>(Rows, 2048 / row_bytes);
     const std::ptrdiff_t step = p_step * static_cast<std::ptrdiff_t>(sizeof(T));
-    for (std::ptrdiff_t r = ahead; r < ahead + static_cast<std::ptrdiff_t>(lanes); ++r)
+    for (std::ptrdiff_t r = ahead; r < ahead + static_cast<std::ptrdiff_t>(Rows); ++r)
       for (std::size_t h = 0; h < row_bytes; h += simd::cache_line_bytes)
         simd::prefetch_ahead(p, r * step + static_cast<std::ptrdiff_t>(h));
   }
@@ -407,9 +417,9 @@ struct Rows : Lanes<Target, T> {
   static std::size_t short_rows_blocks(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step, std::size_t count,
                                        const B& nan, const Window& window, Last last) {
     std::size_t j = 0;
-    if constexpr (raw_extremes && lanes == 8) {
+    if constexpr (raw_bit_blocks<M>) {
       j = short_rows_blocks_bits<M, S>(in, in_step, out, out_step, count, nan, window, last);
-    } else {
+    } else if constexpr (simd::native_swizzle<Target, K>) {
       for (; j + lanes <= count; j += lanes) {
         const auto row = static_cast<std::ptrdiff_t>(j);
         prefetch_block_ahead<M>(in + row * in_step, in_step);
@@ -420,14 +430,14 @@ struct Rows : Lanes<Target, T> {
   }
 
 #if defined(__AVX2__)
-  // ---- rows of 16 and the like on raw bits (AVX2, 32-bit lanes) ----
+  // ---- rows of 16 and the like on raw bits (AVX2, 32- and 16-bit lanes) ----
   //
   // scan_bits' idea for a block of 8 rows: when every row's maximum is a positive number and
   // the block holds no NaN, a positive number's key is its bits and no other element has them,
   // so no element needs a key (six operations a vector). The same holds when every element is
   // a negative number (log-probabilities), the maximum then being the smallest bits: such rows
   // took keys and ran at 0.53 of memcpy against the positive rows' 0.82 (Zen 1, one thread).
-  // A block that passes neither test is reduced by keys (block_positions).
+  // A block that passes neither test is reduced by keys (keys_block).
   //
   // The loop is bound by its dependency chain (loads, maxima, transposition, compares, the
   // window's address, stores), so it is software-pipelined: block k's maxima are computed
@@ -435,11 +445,23 @@ struct Rows : Lanes<Target, T> {
   // each row's broadcast a lane permute (not a store and a reload), a row of 16 took 3.5 ns in
   // L2 against 5.4 for one block at a time through simd::lane_maxima (Zen 3, execute() on 8192
   // rows in a loop).
+  //
+  // FLOAT16 takes the same 8 rows a block: each row's 16-bit extremes are folded pairwise into
+  // its 32-bit lanes, sign- or zero-extended, and the block then goes through the same 32-bit
+  // transposition. One row at a time, with a butterfly over 16-bit lanes, rows of 20 FLOAT16
+  // ran at 0.47 of a streamed copy (Zen 4, 256 MiB).
   using V = __m256i;
+  static constexpr std::size_t bits_block = 8;  // rows a block
   static V load_bits(const K* q) { return _mm256_loadu_si256(reinterpret_cast<const V*>(q)); }
+  static V broadcast_bits(U bits) {
+    if constexpr (sizeof(K) == 4) return _mm256_set1_epi32(static_cast<int>(bits));
+    else return _mm256_set1_epi16(static_cast<short>(bits));
+  }
+  static std::uint32_t byte_mask(V v) { return static_cast<std::uint32_t>(_mm256_movemask_epi8(v)); }
 
-  // Lane reductions of 8 vectors by `op`, t[r]'s in lane shuffled_lane[r]: halves, pairs, then
-  // neighbours (21 operations against simd::lane_maxima's 28, in a shuffled lane order).
+  // Lane reductions of 8 vectors of 32-bit lanes by `op`, t[r]'s in lane shuffled_lane[r]:
+  // halves, pairs, then neighbours (21 operations against simd::lane_maxima's 28, in a shuffled
+  // lane order).
   static constexpr int shuffled_lane[8] = {0, 2, 1, 3, 4, 6, 5, 7};
   template <class Op>
   [[gnu::always_inline]] static V shuffled_lane_reduce(V* t, Op op) {
@@ -451,15 +473,41 @@ struct Rows : Lanes<Target, T> {
     return op(_mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))),
               _mm256_castps_si256(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1))));
   }
-  static V signed_max(V a, V b) { return _mm256_max_epi32(a, b); }
-  static V unsigned_min(V a, V b) { return _mm256_min_epu32(a, b); }
+  // Lane-wise extremes of the raw bits, in K's lanes.
+  static V signed_max(V a, V b) {
+    if constexpr (sizeof(K) == 4) return _mm256_max_epi32(a, b);
+    else return _mm256_max_epi16(a, b);
+  }
+  static V unsigned_min(V a, V b) {
+    if constexpr (sizeof(K) == 4) return _mm256_min_epu32(a, b);
+    else return _mm256_min_epu16(a, b);
+  }
+  static V unsigned_max(V a, V b) {
+    if constexpr (sizeof(K) == 4) return _mm256_max_epu32(a, b);
+    else return _mm256_max_epu16(a, b);
+  }
+  // The 32-bit forms the transposition reduces with.
+  static V signed_max_32(V a, V b) { return _mm256_max_epi32(a, b); }
+  static V unsigned_min_32(V a, V b) { return _mm256_min_epu32(a, b); }
+  // 16-bit lanes: each 32-bit lane's two extremes by `op`, sign- or zero-extended to 32 bits,
+  // so the 32-bit transposition orders them as `op` did. 32-bit lanes: as they are.
+  template <bool Signed, class Op>
+  [[gnu::always_inline]] static V widen_pairs(V t, Op op) {
+    if constexpr (sizeof(K) == 4) {
+      return t;
+    } else {
+      const V folded = op(t, _mm256_srli_epi32(t, 16));  // the low half of each lane holds both
+      if constexpr (Signed) return _mm256_srai_epi32(_mm256_slli_epi32(folded, 16), 16);
+      else return _mm256_and_si256(folded, _mm256_set1_epi32(0xFFFF));
+    }
+  }
 
   // Whether every lane of the unsigned maximum `high` is at most -inf's bits: no NaN with the
   // sign bit.
   static bool no_negative_nan(V high) {
-    const V negative_inf = _mm256_set1_epi32(static_cast<int>(0x80000000u | Traits<T>::inf));
-    const V fine = _mm256_cmpeq_epi32(_mm256_max_epu32(high, negative_inf), negative_inf);
-    return _mm256_movemask_ps(_mm256_castsi256_ps(fine)) == 0xFF;
+    const V negative_inf = broadcast_bits(static_cast<U>(U(1) << (8 * sizeof(U) - 1) | Traits<T>::inf));
+    const V fine = _mm256_cmpeq_epi8(unsigned_max(high, negative_inf), negative_inf);
+    return byte_mask(fine) == 0xFFFFFFFFu;
   }
 
   // One pass over the 8 rows at p: t[r], row r reduced lane-wise by `op`; `high`, the block's
@@ -469,28 +517,30 @@ struct Rows : Lanes<Target, T> {
   template <std::size_t M, class Step, class Op, class Last>
   [[gnu::always_inline]] static void reduce_block_rows(const K* p, Step p_step, Op op, V* t, V& high, V& sign, Last last) {
     high = sign = load_bits(p);
-    for (std::size_t r = 0; r < 8; ++r) {
+    for (std::size_t r = 0; r < bits_block; ++r) {
       const K* q = p + static_cast<std::ptrdiff_t>(r) * p_step;
       t[r] = load_bits(q);
       V row_high = t[r], row_sign = t[r];
       for (std::size_t h = 1; h < M; ++h) {
         const V x = load_bits(q + vector_offset<M>(h, last));
         t[r] = op(t[r], x);
-        row_high = _mm256_max_epu32(row_high, x);
+        row_high = unsigned_max(row_high, x);
         row_sign = _mm256_and_si256(row_sign, x);
       }
-      high = _mm256_max_epu32(high, row_high);
+      high = unsigned_max(high, row_high);
       sign = _mm256_and_si256(sign, row_sign);
     }
   }
 
-  // The maxima of the 8 rows at p (shuffled_lane order) into `best`; false when the block
-  // holds a NaN or a row whose maximum is not a positive number.
+  // The maxima of the 8 rows at p (shuffled_lane order, one a 32-bit lane, FLOAT16's
+  // sign-extended) into `best`; false when the block holds a NaN or a row whose maximum is not
+  // a positive number.
   template <std::size_t M, class Step, class Last>
   [[gnu::always_inline]] static bool block_maxima_bits(const K* p, Step p_step, V& best, Last last) {
-    V top[8], high, sign;
+    V top[bits_block], high, sign;
     reduce_block_rows<M>(p, p_step, signed_max, top, high, sign, last);
-    best = shuffled_lane_reduce(top, signed_max);
+    for (V& t : top) t = widen_pairs<true>(t, signed_max);
+    best = shuffled_lane_reduce(top, signed_max_32);
     // A NaN with the sign bit shows as unsigned bits above -inf's; one without, as a row's
     // signed maximum above +inf's; a maximum of 0 or below is not a positive number.
     const V bad = _mm256_or_si256(_mm256_cmpgt_epi32(best, _mm256_set1_epi32(static_cast<int>(Traits<T>::inf))),
@@ -504,29 +554,36 @@ struct Rows : Lanes<Target, T> {
   // an element lacks the sign bit or is a NaN; the block then takes keys.
   template <std::size_t M, class Step, class Last>
   [[gnu::always_inline]] static bool block_negative_maxima_bits(const K* p, Step p_step, V& best, Last last) {
-    V low[8], high, sign;
+    V low[bits_block], high, sign;
     reduce_block_rows<M>(p, p_step, unsigned_min, low, high, sign, last);
-    best = shuffled_lane_reduce(low, unsigned_min);
-    return _mm256_movemask_ps(_mm256_castsi256_ps(sign)) == 0xFF && no_negative_nan(high);
+    for (V& t : low) t = widen_pairs<false>(t, unsigned_min);
+    best = shuffled_lane_reduce(low, unsigned_min_32);
+    // Each lane's top byte carries its sign bit.
+    constexpr std::uint32_t sign_bytes = sizeof(K) == 4 ? 0x88888888u : 0xAAAAAAAAu;
+    return (byte_mask(sign) & sign_bytes) == sign_bytes && no_negative_nan(high);
   }
 
   // Row R of the 8 at p: the position of its first element whose bits are its maximum's, which
-  // is lane shuffled_lane[R] of `low` (lanes 0-3 of the block's maxima in both halves) or
-  // `high` (lanes 4-7). Functions, not lambdas over an index sequence: GCC stopped inlining
-  // those once they took a run-time `last`, and the call cost rows of 16 a sixth.
+  // is 32-bit lane shuffled_lane[R] of `low` (lanes 0-3 of the block's maxima in both halves)
+  // or `high` (lanes 4-7), FLOAT16's in both halves of the lane. Functions, not lambdas over an
+  // index sequence: GCC stopped inlining those once they took a run-time `last`, and the call
+  // cost rows of 16 a sixth.
   template <std::size_t M, std::size_t R, class Last>
   [[gnu::always_inline]] static std::uint32_t row_first_max(const K* q, V low, V high, Last last) {
     constexpr int lane = shuffled_lane[R];
     const V target = _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
-    // A bit past the row, so never empty (no branch on zero); a row of 64 fills the mask.
-    std::uint64_t equal = last + 8 < 64 ? std::uint64_t{1} << (last + 8) : 0;
+    // A bit past the row, so never empty (no branch on zero); a row of 64 bits fills the mask.
+    const std::size_t end_bit = mask_bits * (last + lanes);
+    std::uint64_t equal = end_bit < 64 ? std::uint64_t{1} << end_bit : 0;
     for (std::size_t h = 0; h < M; ++h) {
       const std::size_t at_h = vector_offset<M>(h, last);
-      equal |= static_cast<std::uint64_t>(static_cast<unsigned>(
-                   _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load_bits(q + at_h), target)))))
-               << at_h;
+      const V same = sizeof(K) == 4 ? _mm256_cmpeq_epi32(load_bits(q + at_h), target)
+                                    : _mm256_cmpeq_epi16(load_bits(q + at_h), target);
+      const auto mask = sizeof(K) == 4 ? static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(same)))
+                                       : byte_mask(same);
+      equal |= static_cast<std::uint64_t>(mask) << (mask_bits * at_h);
     }
-    return static_cast<std::uint32_t>(std::countr_zero(equal));
+    return static_cast<std::uint32_t>(static_cast<std::size_t>(std::countr_zero(equal)) / mask_bits);
   }
   template <std::size_t M, class Step, class Last, std::size_t... R>
   [[gnu::always_inline]] static void block_first_maxima(const K* p, Step p_step, V low, V high, Last last,
@@ -541,15 +598,30 @@ struct Rows : Lanes<Target, T> {
   template <std::size_t M, VectorStores S, class Step, class Last>
   [[gnu::always_inline]] static void write_block_bits(const K* p, Step p_step, U* o, Step o_step, V best,
                                                       const Window& window, Last last) {
+    // FLOAT16: each maximum's 16 bits in both halves of its lane, the compares' 16-bit target.
+    if constexpr (sizeof(K) == 2) best = _mm256_or_si256(_mm256_and_si256(best, _mm256_set1_epi32(0xFFFF)), _mm256_slli_epi32(best, 16));
     // Each row's maximum in every lane: the block's half that holds it in both halves, then an
     // in-lane shuffle by an immediate. A lane permute by an index vector cost the index's
     // three instructions on top (GCC builds each from a register, not a constant load).
     const V low = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(best));
     const V high = _mm256_broadcastsi128_si256(_mm256_extracti128_si256(best, 1));
-    std::uint32_t at[8];
-    block_first_maxima<M>(p, p_step, low, high, last, at, std::make_index_sequence<8>{});
-    for (std::size_t r = 0; r < 8; ++r)
+    std::uint32_t at[bits_block];
+    block_first_maxima<M>(p, p_step, low, high, last, at, std::make_index_sequence<bits_block>{});
+    for (std::size_t r = 0; r < bits_block; ++r)
       write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, last);
+  }
+
+  // The 8 rows at p by keys: a block the raw-bit tests turned down. FLOAT32's 8 rows are a
+  // block of lanes (short_rows_block); FLOAT16's go one at a time.
+  template <std::size_t M, VectorStores S, class Step, class Last>
+  static void keys_block(const T* p, Step p_step, U* o, Step o_step, const B& nan, const Window& window, Last last) {
+    if constexpr (lanes == bits_block) {
+      short_rows_block<M, S>(p, p_step, o, o_step, nan, window, last);
+    } else {
+      for (std::size_t r = 0; r < bits_block; ++r)
+        short_row<M, S>(p + static_cast<std::ptrdiff_t>(r) * p_step, o + static_cast<std::ptrdiff_t>(r) * o_step, nan, window,
+                        last);
+    }
   }
 
   // Rows that touch (input and output steps both one row, the usual case) take the loop with
@@ -599,18 +671,18 @@ struct Rows : Lanes<Target, T> {
   template <std::size_t M, VectorStores S, class Step, class Last>
   static std::size_t short_rows_blocks_bits_with(const T* in, Step in_step, U* out, Step out_step, std::size_t count,
                                                  const B& nan, const Window& window, Last last) {
-    static_assert(sizeof(K) == 4 && lanes == 8, "the block path runs 32-bit lanes on AVX2 (native_swizzle)");
+    static_assert(raw_bit_blocks<M>);
     const K* pending_in = nullptr;  // the block whose maxima are `pending_best`, not yet written
     U* pending_out = nullptr;
     V pending_best = _mm256_setzero_si256();
     bool negative_first = false;
     std::size_t j = 0;
-    for (; j + lanes <= count; j += lanes) {
+    for (; j + bits_block <= count; j += bits_block) {
       const auto row = static_cast<std::ptrdiff_t>(j);
       const T* p = in + row * in_step;
       U* o = out + row * out_step;
       V best;
-      prefetch_block_ahead<M>(p, in_step);
+      prefetch_block_ahead<M, bits_block>(p, in_step);
       // Positive or negative maxima, whichever the last block had first: data keep their sign.
       const K* bits = reinterpret_cast<const K*>(p);
       const auto positive = [&] { return block_maxima_bits<M>(bits, in_step, best, last); };
@@ -628,7 +700,7 @@ struct Rows : Lanes<Target, T> {
         pending_out = o;
         pending_best = best;
       } else {
-        short_rows_block<M, S>(p, in_step, o, out_step, nan, window, last);
+        keys_block<M, S>(p, in_step, o, out_step, nan, window, last);
       }
     }
     if (pending_in != nullptr) write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
@@ -660,7 +732,7 @@ struct Rows : Lanes<Target, T> {
       simd::with_vector_stores<Target>(kind, [&](auto s) {
         constexpr VectorStores S = decltype(s)::value;
         std::size_t j = 0;
-        if constexpr (simd::native_swizzle<Target, K>) {
+        if constexpr (simd::native_swizzle<Target, K> || raw_bit_blocks<M>) {
           j = short_rows_blocks<M, S>(in + i, in_step, out + o, out_step, count, nan, window, last);
           i += static_cast<std::ptrdiff_t>(j) * in_step;
           o += static_cast<std::ptrdiff_t>(j) * out_step;
