@@ -412,13 +412,14 @@ struct Rows : Lanes<Target, T> {
   }
 
   // Blocks of `lanes` rows from j on (row j at in + j * in_step, its last vector at `last`);
-  // returns where they end.
+  // returns where they end. stream_lines: the call streams, and these rows' vectors are not all
+  // on the vector grid (short_rows_blocks_bits may then stream whole lines built in registers).
   template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step, std::size_t count,
-                                       const B& nan, const Window& window, Last last) {
+                                       const B& nan, const Window& window, Last last, bool stream_lines) {
     std::size_t j = 0;
     if constexpr (raw_bit_blocks<M>) {
-      j = short_rows_blocks_bits<M, S>(in, in_step, out, out_step, count, nan, window, last);
+      j = short_rows_blocks_bits<M, S>(in, in_step, out, out_step, count, nan, window, last, stream_lines);
     } else if constexpr (simd::native_swizzle<Target, K>) {
       for (; j + lanes <= count; j += lanes) {
         const auto row = static_cast<std::ptrdiff_t>(j);
@@ -595,7 +596,7 @@ struct Rows : Lanes<Target, T> {
   // block_negative_maxima_bits). Every row is located before any is written: a row's stores
   // followed by the next row's loads 16 bytes past them in page offset (outputs at +16 bytes,
   // simd::page_offset_period) held rows of 16 at 0.42 of memcpy on Zen 1.
-  template <std::size_t M, VectorStores S, class Step, class Last>
+  template <std::size_t M, VectorStores S, bool Lines, class Step, class Last>
   [[gnu::always_inline]] static void write_block_bits(const K* p, Step p_step, U* o, Step o_step, V best,
                                                       const Window& window, Last last) {
     // FLOAT16: each maximum's 16 bits in both halves of its lane, the compares' 16-bit target.
@@ -607,8 +608,61 @@ struct Rows : Lanes<Target, T> {
     const V high = _mm256_broadcastsi128_si256(_mm256_extracti128_si256(best, 1));
     std::uint32_t at[bits_block];
     block_first_maxima<M>(p, p_step, low, high, last, at, std::make_index_sequence<bits_block>{});
-    for (std::size_t r = 0; r < bits_block; ++r)
-      write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, last);
+    if constexpr (Lines) {
+      stream_block_lines<Last::value + lanes>(o, at);
+    } else {
+      for (std::size_t r = 0; r < bits_block; ++r)
+        write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, last);
+    }
+  }
+
+  // ---- a block of rows off the vector grid, streamed as whole lines ----
+  //
+  // 8 packed rows of Row elements whose bytes are whole cache lines (rows of 10 FLOAT32 or of 20
+  // FLOAT16: 320 bytes, five lines), the first on a line: each output vector is built in
+  // registers, lane e holding the 1 when e's offset in its row is that row's first maximum (a
+  // byte shuffle of the block's 8 positions, one compare), and streamed. Written row by row
+  // these rows cannot stream (they are not on the vector grid), and their plain stores read
+  // every line first: rows of 10 FLOAT32 held at 0.59-0.66 of a streamed copy (Zen 4, 256 MiB).
+  // (Staged in a buffer on the stack and streamed from there, they ran 3x slower in some
+  // processes, by where the stack lay: docs/performance.md.)
+  static constexpr bool whole_lines(std::size_t row) { return bits_block * row * sizeof(U) % simd::cache_line_bytes == 0; }
+  template <std::size_t Row>
+  struct LineTables {
+    static constexpr std::size_t vectors = bits_block * Row / lanes;
+    // Per output vector: the byte shuffle that puts lane e's row's position in its lane (its
+    // low byte; 0x80 zeroes the rest), and e's offset in its row.
+    alignas(32) std::uint8_t row_of[vectors][32];
+    alignas(32) K offset[vectors][lanes];
+    constexpr LineTables() : row_of{}, offset{} {
+      for (std::size_t v = 0; v < vectors; ++v) {
+        for (std::size_t i = 0; i < lanes; ++i) {
+          const std::size_t e = v * lanes + i;
+          offset[v][i] = static_cast<K>(e % Row);
+          for (std::size_t b = 0; b < sizeof(K); ++b)
+            row_of[v][i * sizeof(K) + b] = b == 0 ? static_cast<std::uint8_t>(e / Row) : std::uint8_t{0x80};
+        }
+      }
+    }
+  };
+  template <std::size_t Row>
+  static constexpr LineTables<Row> line_tables{};
+
+  // Streams the 8 rows of Row elements at o (on a cache line) whose first maxima are at[r].
+  template <std::size_t Row>
+  [[gnu::always_inline]] static void stream_block_lines(U* o, const std::uint32_t* at) {
+    static_assert(whole_lines(Row) && Row <= 64);
+    std::uint64_t positions = 0;  // at[r] in byte r (each below 64)
+    for (std::size_t r = 0; r < bits_block; ++r) positions |= std::uint64_t{at[r]} << (8 * r);
+    const V position = _mm256_set1_epi64x(static_cast<long long>(positions));
+    const V one = broadcast_bits(Traits<T>::one);
+    constexpr const LineTables<Row>& tables = line_tables<Row>;
+    for (std::size_t v = 0; v < tables.vectors; ++v) {
+      const V at_lane = _mm256_shuffle_epi8(position, _mm256_load_si256(reinterpret_cast<const V*>(tables.row_of[v])));
+      const V offset = _mm256_load_si256(reinterpret_cast<const V*>(tables.offset[v]));
+      const V same = sizeof(K) == 4 ? _mm256_cmpeq_epi32(at_lane, offset) : _mm256_cmpeq_epi16(at_lane, offset);
+      _mm256_stream_si256(reinterpret_cast<V*>(o) + v, _mm256_and_si256(same, one));
+    }
   }
 
   // The 8 rows at p by keys: a block the raw-bit tests turned down. FLOAT32's 8 rows are a
@@ -632,43 +686,72 @@ struct Rows : Lanes<Target, T> {
   // variable one, rows of 10 ran at 26 GB/s in cache against 38 (Zen 4, alternated).
   template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks_bits(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step,
-                                            std::size_t count, const B& nan, const Window& window, Last last) {
+                                            std::size_t count, const B& nan, const Window& window, Last last,
+                                            bool stream_lines) {
     const bool touching = in_step == static_cast<std::ptrdiff_t>(last + lanes) && out_step == in_step;
     if constexpr (std::is_same_v<Last, WholeLast<M>>) {
-      if (touching) return short_rows_blocks_bits_touching<M, S>(in, out, count, nan, window, last);
+      if (touching) return short_rows_blocks_bits_touching<M, S>(in, out, count, nan, window, last, stream_lines);
     } else if constexpr (M == 2) {
       if (touching)
-        return odd_rows_blocks_bits_touching<S>(in, out, count, nan, window, last, std::make_index_sequence<lanes - 1>{});
+        return odd_rows_blocks_bits_touching<S>(in, out, count, nan, window, last, stream_lines,
+                                                std::make_index_sequence<lanes - 1>{});
     }
-    return short_rows_blocks_bits_with<M, S>(in, in_step, out, out_step, count, nan, window, last);
+    return short_rows_blocks_bits_with<M, S, false>(in, in_step, out, out_step, count, nan, window, last);
   }
 
-  // Rows that touch, each last + lanes elements long, `last` a constant.
+  // Rows that touch, each last + lanes elements long, `last` a constant. Streamed, rows off the
+  // vector grid whose blocks are whole lines (whole_lines) go row by row to the first row on a
+  // line, then stream their blocks' lines.
   template <std::size_t M, VectorStores S, std::size_t Last>
   static std::size_t short_rows_blocks_bits_touching(const T* in, U* out, std::size_t count, const B& nan,
-                                                     const Window& window, std::integral_constant<std::size_t, Last> last) {
-    using Step = std::integral_constant<std::ptrdiff_t, static_cast<std::ptrdiff_t>(Last + lanes)>;
-    return short_rows_blocks_bits_with<M, S>(in, Step{}, out, Step{}, count, nan, window, last);
+                                                     const Window& window, std::integral_constant<std::size_t, Last> last,
+                                                     bool stream_lines) {
+    constexpr std::size_t row = Last + lanes;
+    using Step = std::integral_constant<std::ptrdiff_t, static_cast<std::ptrdiff_t>(row)>;
+    // Rows of whole vectors stream as vectors, or their output is off the vector grid, and
+    // then none of them starts on a line.
+    if constexpr (whole_lines(row) && row % lanes != 0 && S != VectorStores::stream) {
+      std::size_t first = 0;  // rows before the first that starts on a line (bits_block: none does)
+      while (stream_lines && first < bits_block && simd::elements_to_line<U>(reinterpret_cast<std::uintptr_t>(out + first * row)) != 0)
+        ++first;
+      if (stream_lines && first < bits_block && first + bits_block <= count) {
+        for (std::size_t r = 0; r < first; ++r) short_row<M, S>(in + r * row, out + r * row, nan, window, last);
+        return first + short_rows_blocks_bits_with<M, S, true>(in + first * row, Step{}, out + first * row, Step{},
+                                                               count - first, nan, window, last);
+      }
+    }
+    return short_rows_blocks_bits_with<M, S, false>(in, Step{}, out, Step{}, count, nan, window, last);
   }
 
   // The same for rows of two vectors whose `last` is 1 to lanes - 1: one loop per value
-  // (I: 0 to lanes - 2).
+  // (I: 0 to lanes - 2) for FLOAT32 (rows of 9 to 15); FLOAT16 only for the rows whose blocks
+  // are whole lines (rows of 20, 24 and 28), the others with a variable `last`: fifteen
+  // lengths, each three loops (one per store kind) on each of two Arches, added 0.6 MB to
+  // the library.
+  static constexpr bool constant_odd_last(std::size_t last) { return sizeof(K) == 4 || whole_lines(last + lanes); }
   template <VectorStores S, std::size_t... I>
   static std::size_t odd_rows_blocks_bits_touching(const T* in, U* out, std::size_t count, const B& nan,
-                                                   const Window& window, std::size_t last, std::index_sequence<I...>) {
+                                                   const Window& window, std::size_t last, bool stream_lines,
+                                                   std::index_sequence<I...>) {
     std::size_t done = 0;
     const auto with_last = [&]<std::size_t L>(std::integral_constant<std::size_t, L> constant_last) {
-      if (last != L) return false;
-      done = short_rows_blocks_bits_touching<2, S>(in, out, count, nan, window, constant_last);
-      return true;
+      if constexpr (!constant_odd_last(L)) {
+        return false;
+      } else {
+        if (last != L) return false;
+        done = short_rows_blocks_bits_touching<2, S>(in, out, count, nan, window, constant_last, stream_lines);
+        return true;
+      }
     };
-    (void)(with_last(std::integral_constant<std::size_t, I + 1>{}) || ...);
-    return done;
+    if ((with_last(std::integral_constant<std::size_t, I + 1>{}) || ...)) return done;
+    const auto step = static_cast<std::ptrdiff_t>(last + lanes);
+    return short_rows_blocks_bits_with<2, S, false>(in, step, out, step, count, nan, window, last);
   }
 
   // Step: std::ptrdiff_t, or a std::integral_constant of one; Last: std::size_t or a
-  // std::integral_constant of one (WholeLast<M>, say).
-  template <std::size_t M, VectorStores S, class Step, class Last>
+  // std::integral_constant of one (WholeLast<M>, say). Lines: the blocks' rows are whole lines,
+  // the first on a line (stream_block_lines).
+  template <std::size_t M, VectorStores S, bool Lines, class Step, class Last>
   static std::size_t short_rows_blocks_bits_with(const T* in, Step in_step, U* out, Step out_step, std::size_t count,
                                                  const B& nan, const Window& window, Last last) {
     static_assert(raw_bit_blocks<M>);
@@ -693,7 +776,7 @@ struct Rows : Lanes<Target, T> {
         negative_first ^= raw;
       }
       if (pending_in != nullptr)
-        write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
+        write_block_bits<M, S, Lines>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
       pending_in = nullptr;
       if (raw) {
         pending_in = reinterpret_cast<const K*>(p);
@@ -703,13 +786,13 @@ struct Rows : Lanes<Target, T> {
         keys_block<M, S>(p, in_step, o, out_step, nan, window, last);
       }
     }
-    if (pending_in != nullptr) write_block_bits<M, S>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
+    if (pending_in != nullptr) write_block_bits<M, S, Lines>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
     return j;
   }
 #else
   template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks_bits(const T*, std::ptrdiff_t, U*, std::ptrdiff_t, std::size_t, const B&,
-                                            const Window&, Last) {
+                                            const Window&, Last, bool) {
     return 0;
   }
 #endif
@@ -733,7 +816,8 @@ struct Rows : Lanes<Target, T> {
         constexpr VectorStores S = decltype(s)::value;
         std::size_t j = 0;
         if constexpr (simd::native_swizzle<Target, K> || raw_bit_blocks<M>) {
-          j = short_rows_blocks<M, S>(in + i, in_step, out + o, out_step, count, nan, window, last);
+          const bool stream_lines = stores == StoreStrategy::stream && S != VectorStores::stream;
+          j = short_rows_blocks<M, S>(in + i, in_step, out + o, out_step, count, nan, window, last, stream_lines);
           i += static_cast<std::ptrdiff_t>(j) * in_step;
           o += static_cast<std::ptrdiff_t>(j) * out_step;
         }
