@@ -2,9 +2,10 @@
 // in the input. Semantics: hardmax_core.hpp. Four loops, by shape:
 // - short rows (a group is one row of one to eight vectors, rows of 16, 10 or 40 say; a row
 //   that is not whole vectors ends with a vector that overlaps the one before): reduced a block of
-//   `lanes` rows at a time by a transposing butterfly, outputs copied from a window with stores
-//   fixed per run (plain, streamed vectors, or streamed 16-byte pieces); AVX-512 gives them to
-//   AVX2's loops (short_rows_target);
+//   rows at a time by a transposing butterfly, outputs copied from a window with stores fixed
+//   per run (plain, streamed vectors, or streamed 16-byte pieces) or, streamed blocks whose rows
+//   are off the vector grid but whose bytes are whole lines, built in registers and streamed
+//   whole; AVX-512 gives them to AVX2's loops (short_rows_target);
 // - long rows (a group is one longer row): the previous row's output is written a vector per
 //   vector loaded while this row is read, so reads and writes take turns a line at a time;
 // - interleaved groups (a kept dimension between reduced ones, axes {0, 2} say): one pass in
@@ -411,7 +412,8 @@ struct Rows : Lanes<Target, T> {
       write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, last);
   }
 
-  // Blocks of `lanes` rows from j on (row j at in + j * in_step, its last vector at `last`);
+  // Blocks of rows from j on (`lanes` a block, 8 on raw bits; row j at in + j * in_step, its
+  // last vector at `last`);
   // returns where they end. stream_lines: the call streams, and these rows' vectors are not all
   // on the vector grid (short_rows_blocks_bits may then stream whole lines built in registers).
   template <std::size_t M, VectorStores S, class Last>
