@@ -80,8 +80,10 @@ REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16_negative", DataType::f
 REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_negative_2MiB", DataType::float32, {32768, 16}, {1}, 0, Values::negative));
 // Rows that are not whole vectors: 10, 40, 100, 250 and 1000 classes (FLOAT16: 20), and rows
 // shorter than a vector (16 bytes: four FLOAT32, eight FLOAT16). Rows of 250 FLOAT32 (1000
-// bytes) are near the longest the medium-row loop takes (a 1 KiB block).
+// bytes) are near the longest the medium-row loop takes (a 1 KiB block). Rows of 10 at +16
+// bytes start their whole-line blocks six rows in (hardmax_rows.hpp, stream_block_lines).
 REFOPS_BENCH_CASE(hardmax_case("f32_6710886x10_rows_of_10", DataType::float32, {6710886, 10}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f32_6710886x10_rows_of_10", DataType::float32, {6710886, 10}, {1}, numpy_offset));
 REFOPS_BENCH_CASE(hardmax_case("f32_52428x10_rows_of_10_2MiB", DataType::float32, {52428, 10}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_671088x100_rows_of_100", DataType::float32, {671088, 100}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_5242x100_rows_of_100_2MiB", DataType::float32, {5242, 100}, {1}));
