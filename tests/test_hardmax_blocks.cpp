@@ -219,8 +219,9 @@ TEST_CASE("HARDMAX1 short rows reduced a block at a time match the oracle", "[ha
 
 TEST_CASE("HARDMAX1 blocks of short rows with positive maxima (raw bits) match the oracle", "[hardmax][generated]") {
   // Blocks of 8 rows whose every maximum is a positive number take raw bits, no keys (AVX2:
-  // FLOAT32 rows of up to 64, FLOAT16 rows of up to 32, each odd length its own loop); a block
-  // with a NaN, +-0 or no positive maximum in any row must step aside.
+  // FLOAT32 rows of up to 64, FLOAT16 rows of up to 32; FLOAT32's odd lengths and FLOAT16's rows
+  // of 20, 24 and 28 each a loop of their own, other FLOAT16 lengths one loop with a variable
+  // length); a block with a NaN, +-0 or no positive maximum in any row must step aside.
   REFOPS_TEST_RNG(rng);
   const std::uint32_t lengths[] = {8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
                                    24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 36, 40, 48, 57, 63, 64};

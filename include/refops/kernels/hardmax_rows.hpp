@@ -414,8 +414,8 @@ struct Rows : Lanes<Target, T> {
 
   // Blocks of rows from j on (`lanes` a block, 8 on raw bits; row j at in + j * in_step, its
   // last vector at `last`);
-  // returns where they end. stream_lines: the call streams, and these rows' vectors are not all
-  // on the vector grid (short_rows_blocks_bits may then stream whole lines built in registers).
+  // returns where they end. stream_lines: the call streams (short_rows_blocks_bits_touching
+  // may then stream whole lines built in registers, where rows are off the vector grid).
   template <std::size_t M, VectorStores S, class Last>
   static std::size_t short_rows_blocks(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step, std::size_t count,
                                        const B& nan, const Window& window, Last last, bool stream_lines) {
@@ -821,7 +821,7 @@ struct Rows : Lanes<Target, T> {
         constexpr VectorStores S = decltype(s)::value;
         std::size_t j = 0;
         if constexpr (simd::native_swizzle<Target, K> || raw_bit_blocks<M>) {
-          const bool stream_lines = stores == StoreStrategy::stream && S != VectorStores::stream;
+          const bool stream_lines = stores == StoreStrategy::stream;
           j = short_rows_blocks<M, S>(in + i, in_step, out + o, out_step, count, nan, window, last, stream_lines);
           i += static_cast<std::ptrdiff_t>(j) * in_step;
           o += static_cast<std::ptrdiff_t>(j) * out_step;
