@@ -126,51 +126,92 @@ struct Rows : Lanes<Target, T> {
   // vector, where the raw-bit extremes take three; an unordered compare, one a line, shows a NaN
   // (the maximum instruction picks a NaN by operand order, so a block with one is scanned again
   // with keys). -0.0 against +0.0 may give either, which share key 0. Same contract as scan_bits.
-  template <class Lines>
-  [[gnu::always_inline]] static int scan_float_bits(const K* q, std::size_t n, K& best, Lines& lines) {
+  // Noting: when the block beats `best`, `first` is the position in it of its first maximum.
+  // Each lane notes where its maximum first appeared (an ordered greater-than, so a repeat or a
+  // -0.0 after +0.0 keeps the earlier position), and the first maximum is the least position
+  // among the lanes that hold it; three operations more a vector, against a rescan (locate)
+  // whose exit mispredicts about once a block. Medium rows, one block each, note (rows of 100
+  // out of cache: 0.50 -> 0.62 of the streamed copy, Zen 4); long rows rescan their best block
+  // only once per row, and noting each of their vectors cost them 7% in cache.
+  template <bool Noting, class Lines>
+  [[gnu::always_inline]] static int scan_float_bits(const K* q, std::size_t n, K& best, std::size_t& first,
+                                                    Lines& lines) {
     static_assert(std::is_same_v<T, float>);
     using R = simd::RawFloats<raw_bytes>;
     using V = typename R::V;
+    using P = typename R::Positions;
     static_assert(R::lanes == lanes);
     const float* f = reinterpret_cast<const float*>(q);
-    V hi = R::load(f);
-    typename R::Unordered unordered = R::none_unordered();
     constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
     static_assert(line == lanes || line == 2 * lanes);
+    // A line of two vectors keeps a maximum per vector, so each vector's compare waits on one
+    // maximum, not two.
+    constexpr std::size_t ways = line / lanes;
+    V hi[ways];
+    P at[ways], here[ways];
+    for (std::size_t w = 0; w < ways; ++w) {
+      hi[w] = R::load(f);
+      at[w] = R::lane_positions();
+      here[w] = R::advance(at[w], w * lanes);
+    }
+    typename R::Unordered unordered = R::none_unordered();
+    // Folds the vector at `pos` (its lanes' positions in `where`) into way w.
+    const auto fold = [&](std::size_t w, std::size_t pos, P where) __attribute__((always_inline)) {
+      const V x = R::load(f + pos);
+      if constexpr (Noting) at[w] = R::note_greater(at[w], x, hi[w], where);
+      hi[w] = R::max(hi[w], x);
+      return x;
+    };
     std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
     for (; i + line <= n; i += line) {
       simd::prefetch_ahead(q + i, 2048);
-      // A line of two vectors: max(x0, x1) is x1 when either is a NaN, so x0 against it is
-      // unordered exactly when the line holds one; comparing x0 with x1 instead had GCC load x1
-      // twice, and the loads and stores share Zen 1's two address units (in cache 10% faster
-      // this way). A line of one vector is compared with itself.
-      const V x0 = R::load(f + i);
-      const V line_max = line == lanes ? x0 : R::max(x0, R::load(f + i + (line - lanes)));
-      hi = R::max(hi, line_max);
-      unordered = R::note_unordered(unordered, x0, line_max);
+      if constexpr (Noting) {
+        // A line of two vectors has a NaN exactly when its two vectors compare unordered; a
+        // line of one vector is compared with itself.
+        const V x0 = fold(0, i, here[0]);
+        const V x1 = ways == 1 ? x0 : fold(ways - 1, i + lanes, here[ways - 1]);
+        unordered = R::note_unordered(unordered, x0, x1);
+        for (std::size_t w = 0; w < ways; ++w) here[w] = R::advance(here[w], line);
+      } else {
+        // A line of two vectors: max(x0, x1) is x1 when either is a NaN, so x0 against it is
+        // unordered exactly when the line holds one; comparing x0 with x1 instead had GCC load
+        // x1 twice, and the loads and stores share Zen 1's two address units (in cache 10%
+        // faster this way).
+        const V x0 = R::load(f + i);
+        const V line_max = ways == 1 ? x0 : R::max(x0, R::load(f + i + lanes));
+        hi[0] = R::max(hi[0], line_max);
+        unordered = R::note_unordered(unordered, x0, line_max);
+      }
       writes.step();
     }
     give_back(writes, lines);
-    // A last vector may overlap the one before: repeats change no maximum.
-    const auto fold = [&](std::size_t at) {
-      const V x = R::load(f + at);
-      hi = R::max(hi, x);
+    // A last vector may overlap the one before: a repeat is not greater, so keeps its position.
+    const auto fold_last = [&](std::size_t pos) {
+      const V x = fold(0, pos, R::advance(R::lane_positions(), pos));
       unordered = R::note_unordered(unordered, x, x);
     };
-    for (; i + lanes <= n; i += lanes) fold(i);
-    if (i < n) fold(n - lanes);
+    for (; i + lanes <= n; i += lanes) fold_last(i);
+    if (i < n) fold_last(n - lanes);
     if (R::any_unordered(unordered)) return -1;
+    V top = hi[0];
+    for (std::size_t w = 1; w < ways; ++w) top = R::max(top, hi[w]);
     // The usual case once a row has a best number: nothing above it, no reduction. A best below
     // -inf's key (none yet, or a NaN under ignore) has no float to compare with.
     constexpr K minus_inf_key = -static_cast<K>(Traits<T>::inf);
     if (best >= minus_inf_key) {
       const U best_bits = best >= 0 ? static_cast<U>(best) : static_cast<U>(U(1) << 31 | static_cast<U>(-best));
-      if (!R::any_greater(hi, best_bits)) return 0;
+      if (!R::any_greater(top, best_bits)) return 0;
     }
-    const K key = key_of_bits<T>(simd::to_bits(R::max_across(hi)), K(0));  // not a NaN: the nan key is unused
+    const float largest = R::max_across(top);
+    const K key = key_of_bits<T>(simd::to_bits(largest), K(0));  // not a NaN: the nan key is unused
     if (key <= best) return 0;
     best = key;
+    if constexpr (Noting) {
+      std::uint32_t position = R::first_position(hi[0], at[0], largest);
+      for (std::size_t w = 1; w < ways; ++w) position = std::min(position, R::first_position(hi[w], at[w], largest));
+      first = position;
+    }
     return 1;
   }
 #else
@@ -186,17 +227,30 @@ struct Rows : Lanes<Target, T> {
   static constexpr bool raw_bit_blocks =
       raw_extremes && lanes * sizeof(K) == 32 && sizeof(K) >= 2 && M * lanes * mask_bits <= 64;
 
+  // A block's first maximum that its scan did not note (scan_block_noting): locate finds it.
+  static constexpr std::size_t unknown_position = ~std::size_t{0};
+
   // Folds one contiguous block into `best`: true when the block's maximum strictly beats it.
   // lines.step() is called after every 64 bytes the scan loads (HARDMAX's long rows write a
   // line of the previous row's output in step with it: SpanWriter::step).
   template <class Lines = NoWrites>
   [[gnu::always_inline]] static bool scan_block(const T* p, std::size_t n, K nan_scalar, K& best,
                                                 Lines&& lines = Lines{}) {
+    std::size_t first;
+    return scan_block_noting<false>(p, n, nan_scalar, best, first, lines);
+  }
+
+  // scan_block; when Noting and the block beats `best`, `first` is the position in it of its
+  // first maximum, or unknown_position (FLOAT32 on AVX2 and AVX-512 notes it: scan_float_bits).
+  template <bool Noting = true, class Lines = NoWrites>
+  [[gnu::always_inline]] static bool scan_block_noting(const T* p, std::size_t n, K nan_scalar, K& best,
+                                                       std::size_t& first, Lines&& lines = Lines{}) {
     const K* q = reinterpret_cast<const K*>(p);
+    first = unknown_position;
     if constexpr (raw_extremes) {
       if (n >= lanes) {
         int beats;
-        if constexpr (std::is_same_v<T, float>) beats = scan_float_bits(q, n, best, lines);
+        if constexpr (std::is_same_v<T, float>) beats = scan_float_bits<Noting>(q, n, best, first, lines);
         else beats = scan_bits(q, n, best, lines);
         if (beats >= 0) return beats == 1;
       }
@@ -273,6 +327,14 @@ struct Rows : Lanes<Target, T> {
       if (key_at(p + i, nan_scalar) == best) return i;
     assert(false && "the best block holds its maximum");
     return 0;
+  }
+
+  // The position of the first maximum of the n elements at p, scanned as one block.
+  static std::size_t first_maximum(const T* p, std::size_t n, K nan) {
+    K best = key_at(p, nan);
+    std::size_t first;
+    if (!scan_block_noting(p, n, nan, best, first)) return 0;  // nothing beat the first element
+    return first == unknown_position ? locate(p, n, nan, best) : first;
   }
 
   // One output row: zeros, and the 1 at `one_at` when it is inside the row (`stride` apart).
@@ -1084,9 +1146,7 @@ struct Rows : Lanes<Target, T> {
     if (stores == StoreStrategy::stream && dense) return stream_medium_rows(kept, row, in, out, nan);
     for_each_group(kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
       const T* g = in + in_offset;
-      K best = key_at(g, nan);
-      scan_block(g, row, nan, best);
-      write_part(out + out_offset, row, locate(g, row, nan, best), stores);
+      write_part(out + out_offset, row, first_maximum(g, row, nan), stores);
     });
   }
 
@@ -1103,12 +1163,14 @@ struct Rows : Lanes<Target, T> {
     std::size_t in_block = 0;  // rows added to the run's next block
     const auto flush = [&] {
       K best[at_once];
+      std::size_t first[at_once];
       for (std::size_t r = 0; r < count; ++r) {
         best[r] = key_at(rows[r], nan);
-        scan_block(rows[r], row, nan, best[r]);
+        if (!scan_block_noting(rows[r], row, nan, best[r], first[r])) first[r] = 0;  // nothing beat the first
       }
       for (std::size_t r = 0; r < count; ++r) {
-        run.add(in_block * row + locate(rows[r], row, nan, best[r]));
+        if (first[r] == unknown_position) first[r] = locate(rows[r], row, nan, best[r]);
+        run.add(in_block * row + first[r]);
         if (++in_block == per_block) {
           run.write(in_block * row, true);
           in_block = 0;

@@ -104,6 +104,30 @@ struct RawFloats<32> {
     m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
     return _mm_cvtss_f32(m);
   }
+
+  // Element positions, one per lane (32-bit), for scans that note where each lane's maximum
+  // first appeared.
+  using Positions = __m256i;
+  static Positions lane_positions() { return _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7); }
+  static Positions advance(Positions p, std::size_t by) { return _mm256_add_epi32(p, _mm256_set1_epi32(static_cast<int>(by))); }
+  // `at` with `here` in the lanes where x is above hi (an ordered compare: a NaN never is).
+  static Positions note_greater(Positions at, V x, V hi, Positions here) {
+    return _mm256_castps_si256(
+        _mm256_blendv_ps(_mm256_castsi256_ps(at), _mm256_castsi256_ps(here), _mm256_cmp_ps(x, hi, _CMP_GT_OQ)));
+  }
+  // The least of `at` over the lanes where hi equals top (one must; -0.0 equals +0.0).
+  static std::uint32_t first_position(V hi, Positions at, float top) {
+    const __m256 equal = _mm256_cmp_ps(hi, _mm256_set1_ps(top), _CMP_EQ_OQ);
+    return least(_mm256_castps_si256(
+        _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_set1_epi32(-1)), _mm256_castsi256_ps(at), equal)));
+  }
+  // The least unsigned 32-bit lane.
+  static std::uint32_t least(__m256i p) {
+    p = _mm256_min_epu32(p, _mm256_permute2x128_si256(p, p, 1));
+    p = _mm256_min_epu32(p, _mm256_shuffle_epi32(p, _MM_SHUFFLE(1, 0, 3, 2)));
+    p = _mm256_min_epu32(p, _mm256_shuffle_epi32(p, _MM_SHUFFLE(2, 3, 0, 1)));
+    return static_cast<std::uint32_t>(_mm256_cvtsi256_si32(p));
+  }
 };
 #endif
 
@@ -158,6 +182,18 @@ struct RawFloats<64> {
     const __m256 low = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xFF, d, 0));
     const __m256 high = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xFF, d, 1));
     return RawFloats<32>::max_across(_mm256_max_ps(low, high));
+  }
+
+  using Positions = __m512i;
+  static Positions lane_positions() { return _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
+  static Positions advance(Positions p, std::size_t by) { return _mm512_add_epi32(p, _mm512_set1_epi32(static_cast<int>(by))); }
+  static Positions note_greater(Positions at, V x, V hi, Positions here) {
+    return _mm512_mask_mov_epi32(at, _mm512_cmp_ps_mask(x, hi, _CMP_GT_OQ), here);
+  }
+  static std::uint32_t first_position(V hi, Positions at, float top) {
+    const __m512i p = _mm512_mask_mov_epi32(_mm512_set1_epi32(-1), _mm512_cmp_ps_mask(hi, _mm512_set1_ps(top), _CMP_EQ_OQ), at);
+    const __m256i low = _mm512_maskz_extracti64x4_epi64(0xFF, p, 0), high = _mm512_maskz_extracti64x4_epi64(0xFF, p, 1);
+    return RawFloats<32>::least(_mm256_min_epu32(low, high));
   }
 };
 #endif
