@@ -190,6 +190,13 @@ void run_same_bytes_once(const Case& c, const KernelRun& k, std::size_t threads,
   benchmark::ClobberMemory();
 }
 
+// The output size from which the kernels execute() runs take an output to exceed the cache
+// (their own copy's measurement, not this file's: simd::streaming_threshold).
+std::size_t kernels_streaming_threshold() {
+  static const std::size_t bytes = detail::store_rates_of({}).streaming_threshold_bytes;
+  return bytes;
+}
+
 // One row: every iteration runs the kernel (timed, what the row's GB/s counts) and then each
 // baseline on the same number of threads, on the kernel's own buffers (so the cache holds the
 // same lines whichever ran last). The host is shared and its bandwidth moves by 2x from one
@@ -203,7 +210,7 @@ void run_kernel(benchmark::State& state, const Case& c, const ExecuteOptions& op
   const std::vector<BaselineRun> runs = baseline_runs(c);
   std::vector<double> baseline_seconds(runs.size(), 0.0);
   double kernel_seconds = 0;
-  const bool cache_resident = c.bytes_written + c.bytes_read < simd::streaming_threshold_bytes();
+  const bool cache_resident = c.bytes_written + c.bytes_read < kernels_streaming_threshold();
   SameBytesTile& tile = same_bytes_tile(c);
   double same_bytes_seconds = 0;
   for (auto _ : state) {
@@ -322,12 +329,15 @@ void add_cache_context() {
                               "source " + std::string(t.source) + ", L2 " + mib(t.l2_bytes) + ", LLC " +
                                   mib(t.llc_bytes) + " shared by " + std::to_string(t.llc_sharing_cpus) +
                                   " CPUs (" + mib(t.llc_per_cpu_bytes) + " each)");
+  const detail::StoreRatesProbe r = detail::store_rates_of({});
+  benchmark::AddCustomContext("refops streaming threshold",
+                              mib(r.streaming_threshold_bytes) + " per call (" + r.threshold_source + ")");
   benchmark::AddCustomContext(
       "refops stores",
       "rep when the background is zero in one block and sparse writes are >= " +
-          std::to_string(simd::rep_min_bytes_per_sparse) + " bytes apart (below " + mib(simd::streaming_threshold_bytes()) +
-          " per call, the LLC, plain for ONE_HOT rows; above it rep or stream by the measured rates); else plain "
-          "below the LLC, stream above; kernels that write zeros while they read (HARDMAX's reductions) stream "
+          std::to_string(simd::rep_min_bytes_per_sparse) + " bytes apart (below " + mib(r.streaming_threshold_bytes) +
+          " per call, the streaming threshold, plain for ONE_HOT rows; above it rep or stream by the measured rates); "
+          "else plain below the threshold, stream above; kernels that write zeros while they read (HARDMAX's reductions) stream "
           "above " + mib(simd::cache_topology().l2_bytes) + " (L2) too when streaming stores beat memset 1.5 times" +
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
@@ -335,7 +345,6 @@ void add_cache_context() {
   // The scratch-buffer rates (what a size first met by a split call is decided by), measured
   // here before any timing; each case's first, untimed call measures its own size
   // (prepared_for).
-  const detail::StoreRatesProbe r = detail::store_rates_of({});
   const std::string arch(name_of(available_archs().front()));  // the Arch execute() picks
   char rates[300];
   std::snprintf(rates, sizeof rates, "%s: memset %.1f GB/s, streaming stores %.1f GB/s, one patch %.0f ns (on %s)",

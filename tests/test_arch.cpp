@@ -1,5 +1,6 @@
 // CPU detection, the dispatch order and forcing a path.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -127,6 +128,33 @@ TEST_CASE("the cache topology is read from the hardware and is consistent", "[ar
   // Never larger than what Linux says (the check glibc's sysconf fails on AMD KVM guests).
   const simd::cache_detail::Found sysfs = simd::cache_detail::from_sysfs();
   if (sysfs.llc != 0) CHECK(t.llc_bytes <= sysfs.llc);
+}
+
+TEST_CASE("the streaming threshold is the LLC, or the measured size below it where plain stores still won", "[arch]") {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  const std::size_t trusted = simd::cache_detail::trusted_llc_bytes;
+  // An LLC of at most twice the trusted size is taken as it is: nothing is written to measure.
+  CHECK(simd::cache_detail::measure_reach(32 * mib) == 32 * mib);
+  CHECK(simd::cache_detail::measure_reach(48 * mib) == 48 * mib);
+  CHECK(simd::cache_detail::measure_reach(64 * mib) == 64 * mib);
+  CHECK(simd::cache_detail::measure_reach(mib) == mib);
+  const simd::StreamingThreshold& t = simd::streaming_threshold();
+  const std::size_t llc = simd::last_level_cache_bytes();
+  INFO("threshold " << t.bytes << " (" << t.source << "), LLC " << llc);
+  if (std::string(t.source) != "REFOPS_STREAMING_THRESHOLD") {
+    CHECK(t.bytes <= llc);
+    CHECK(t.bytes >= std::min(llc, trusted));
+    CHECK((std::string(t.source) == "the LLC") == (t.bytes == llc));
+    if (llc <= 2 * trusted) CHECK(t.bytes == llc);
+    // Measured sizes are the trusted size times a power of two.
+    if (std::string(t.source) == "measured") CHECK(std::has_single_bit(t.bytes / trusted));
+  }
+  // exceeds_cache answers without measuring where it can, and always as the threshold does.
+  for (std::size_t bytes : {std::size_t{0}, mib, trusted - 1, trusted, t.bytes - 1, t.bytes, t.bytes + 1, llc - 1, llc,
+                            2 * llc}) {
+    INFO("bytes " << bytes);
+    CHECK(simd::exceeds_cache(bytes) == (bytes >= t.bytes));
+  }
 }
 
 TEST_CASE("auto stores pick rep or stream for large sparse outputs by the predicted time", "[arch]") {

@@ -12,19 +12,25 @@
 //   disagree, the smaller LLC wins (a too-large LLC keeps outputs on plain stores that cannot
 //   stay in the cache, the costly mistake; a too-small one only streams a little early).
 // - Otherwise a documented default: 32 MiB shared by 8 cores, 1 MiB of L2.
+// The threshold is that LLC, except that a reported LLC beyond 64 MiB (a guest told its host
+// package's L3) is tested by writing buffers of 64 MiB and up (measure_reach).
 #pragma once
 
 #include <refops/kernels/abi.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <emmintrin.h>
 #endif
 
 namespace refops::simd::inline REFOPS_KERNEL_ABI {
@@ -169,19 +175,116 @@ inline const CacheTopology& cache_topology() {
 
 inline std::size_t last_level_cache_bytes() { return cache_topology().llc_bytes; }
 
-// Outputs of at least this many bytes (the whole call's, however it is split among threads)
-// cannot stay in the last-level cache, so plain stores would only add a read-for-ownership of
-// every line: the LLC's size, or REFOPS_STREAMING_THRESHOLD (bytes; 0 means never), read once.
-inline std::size_t streaming_threshold_bytes() {
-  static const std::size_t bytes = [] {
-    if (const char* env = std::getenv("REFOPS_STREAMING_THRESHOLD")) {
-      char* end = nullptr;
-      const unsigned long long v = std::strtoull(env, &end, 10);
-      if (end != env && *end == '\0') return v == 0 ? ~std::size_t{0} : static_cast<std::size_t>(v);
-    }
-    return last_level_cache_bytes();
+namespace cache_detail {
+
+// Outputs below this many bytes are taken to stay in the LLC the hardware reports, without a
+// measurement: a Zen core complex's L3, the LLC of every AMD guest measured so far, where plain
+// stores beat streaming ones up to it. A larger reported LLC is measured first (measure_reach).
+inline constexpr std::size_t trusted_llc_bytes = std::size_t{32} << 20;
+
+#if defined(__x86_64__) || defined(__i386__)
+// One pass of 16-byte zero stores over the n bytes at p (16-byte aligned), plain or streamed,
+// in ns. SSE2, so every instruction-set copy of this header measures alike: on the Xeon below
+// 16- and 64-byte stores ran at the same speed in and out of the cache.
+inline double zero_pass_ns(unsigned char* p, std::size_t n, bool streamed) {
+  const __m128i zero = _mm_setzero_si128();
+  const auto start = std::chrono::steady_clock::now();
+  if (streamed) {
+    for (std::size_t i = 0; i < n; i += 16) _mm_stream_si128(reinterpret_cast<__m128i*>(p + i), zero);
+    _mm_sfence();
+  } else {
+    for (std::size_t i = 0; i < n; i += 16) _mm_store_si128(reinterpret_cast<__m128i*>(p + i), zero);
+  }
+  std::atomic_signal_fence(std::memory_order_seq_cst);  // the stores are not moved past the clock
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+}
+#endif
+
+// The output size from which streaming stores beat plain ones when the same buffer is written
+// again and again (as a runtime reuses its buffers), where the reported LLC is larger than
+// twice trusted_llc_bytes. A guest of a large server is told the whole package's L3, which it
+// shares with every other tenant: an Intel Xeon guest (family 6 model 207, 2 vCPUs) reads
+// 300 MiB "shared by 2 CPUs" from CPUID and sysfs alike, yet a 64 MiB buffer written plain
+// five times in a row still ran at 7.7 GB/s on its last pass, against 22.4 streamed, and 8 to
+// 32 MiB took three plain passes to reach 22-25 GB/s (against 22 streamed). So buffers of
+// 2, 4, 8 ... times trusted_llc_bytes below the LLC are each written plain three times (the
+// first faults their pages in), then timed twice plain and twice streamed (the faster pass of
+// each counts); the first size at which streaming wins ends it, and the size before it (at
+// least trusted_llc_bytes) is the threshold. If plain wins at every size, the LLC is. About
+// 85-95 ms and 64 MiB on that Xeon, once per process; other hosts that report an LLC of at most
+// 64 MiB measure nothing. A too-small threshold only streams outputs that could have stayed
+// in the cache a little early (8-12% slower there); a too-large one stores plain what cannot
+// stay (3x slower on that Xeon).
+inline std::size_t measure_reach(std::size_t llc) {
+  std::size_t largest = trusted_llc_bytes;
+  while (2 * largest < llc) largest *= 2;
+  if (largest == trusted_llc_bytes) return llc;
+#if defined(__x86_64__) || defined(__i386__)
+  void* memory = std::aligned_alloc(4096, largest);
+  if (memory == nullptr) return trusted_llc_bytes;
+  auto* buffer = static_cast<unsigned char*>(memory);
+  std::size_t reach = trusted_llc_bytes;
+  for (std::size_t size = 2 * trusted_llc_bytes; size <= largest; size *= 2) {
+    for (int warm = 0; warm < 3; ++warm) zero_pass_ns(buffer, size, false);
+    const double plain = std::min(zero_pass_ns(buffer, size, false), zero_pass_ns(buffer, size, false));
+    const double streamed = std::min(zero_pass_ns(buffer, size, true), zero_pass_ns(buffer, size, true));
+    if (streamed <= plain) break;
+    reach = size;
+  }
+  std::free(memory);
+  return reach == largest ? llc : reach;
+#else
+  return llc;  // no streaming stores to measure against (NEON): the LLC
+#endif
+}
+
+// REFOPS_STREAMING_THRESHOLD (bytes; 0 means never), read once; nothing when unset or malformed.
+inline std::optional<std::size_t> threshold_from_environment() {
+  static const std::optional<std::size_t> bytes = []() -> std::optional<std::size_t> {
+    const char* env = std::getenv("REFOPS_STREAMING_THRESHOLD");
+    if (env == nullptr) return std::nullopt;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(env, &end, 10);
+    if (end == env || *end != '\0') return std::nullopt;
+    return v == 0 ? ~std::size_t{0} : static_cast<std::size_t>(v);
   }();
   return bytes;
+}
+
+}  // namespace cache_detail
+
+// The output size (the whole call's, however it is split among threads) from which an output
+// cannot stay in the last-level cache, so plain stores would only add a read-for-ownership of
+// every line, and where it comes from.
+struct StreamingThreshold {
+  std::size_t bytes = 0;
+  const char* source = "";  // "REFOPS_STREAMING_THRESHOLD", "the LLC" or "measured"
+};
+
+// Read (and, where the LLC is large, measured: cache_detail::measure_reach) once per process
+// and instruction-set copy of this header; the first caller pays for the measurement.
+inline const StreamingThreshold& streaming_threshold() {
+  static const StreamingThreshold threshold = []() -> StreamingThreshold {
+    if (const auto env = cache_detail::threshold_from_environment()) return {*env, "REFOPS_STREAMING_THRESHOLD"};
+    const std::size_t llc = last_level_cache_bytes();
+    const std::size_t reach = cache_detail::measure_reach(llc);
+    return {reach, reach == llc ? "the LLC" : "measured"};
+  }();
+  return threshold;
+}
+
+inline std::size_t streaming_threshold_bytes() { return streaming_threshold().bytes; }
+
+// True when an output of `bytes` (the whole call's) cannot stay in the last-level cache:
+// bytes >= streaming_threshold_bytes(), without measuring anything for outputs that are
+// smaller than trusted_llc_bytes or at least the whole LLC (every call asks; only the first
+// call between the two may measure).
+inline bool exceeds_cache(std::size_t bytes) {
+  if (const auto env = cache_detail::threshold_from_environment()) return bytes >= *env;
+  const std::size_t llc = last_level_cache_bytes();
+  if (bytes >= llc) return true;
+  if (bytes < std::min(llc, cache_detail::trusted_llc_bytes)) return false;
+  return bytes >= streaming_threshold_bytes();
 }
 
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI

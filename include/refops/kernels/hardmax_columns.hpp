@@ -57,7 +57,7 @@ struct Columns : Lanes<Target, T> {
   // cost rows of 4 KiB and more 40% (16 streams side by side).
   static std::size_t pass_rows_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced) {
     if (forced == 2 || forced == 4) return forced;
-    return std::max(call_bytes, own_bytes) >= simd::streaming_threshold_bytes() ? 2 : 4;
+    return simd::exceeds_cache(std::max(call_bytes, own_bytes)) ? 2 : 4;
   }
   // From this row on, a vector of lanes wins a pass with a probability of about 1/8 or less
   // (random rows), and a pass skips the state's loads and stores when none wins (fold).
