@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <refops/refops.hpp>
 
@@ -58,28 +59,54 @@ inline Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance
   return in;
 }
 
-// Forces the columns path's rows per pass while it lives (ops/hardmax_tuning.hpp).
-class ForcedPassRows {
+// Forces one of the HARDMAX kernel's host-dependent choices while it lives
+// (ops/hardmax_tuning.hpp: force_hardmax_pass_rows, force_hardmax_line_prefetch); 0 is the rule.
+class ForcedChoice {
  public:
-  explicit ForcedPassRows(std::size_t rows) { detail::force_hardmax_pass_rows(rows); }
-  ~ForcedPassRows() { detail::force_hardmax_pass_rows(0); }
-  ForcedPassRows(const ForcedPassRows&) = delete;
-  ForcedPassRows& operator=(const ForcedPassRows&) = delete;
+  ForcedChoice(void (*force)(std::size_t), std::size_t value) : force_(force) { force_(value); }
+  ~ForcedChoice() { force_(0); }
+  ForcedChoice(const ForcedChoice&) = delete;
+  ForcedChoice& operator=(const ForcedChoice&) = delete;
+
+ private:
+  void (*force_)(std::size_t);
 };
+
+// True when the rows of desc, reduced along the last axis, are packed and 8 of them are whole
+// cache lines but a row is not whole AVX2 vectors (10, 12 or 14 FLOAT32; 20, 24 or 28
+// FLOAT16): streamed, their blocks take the whole-line loop, whose prefetch the host decides.
+inline bool whole_line_rows(const Hardmax1Desc& desc) {
+  const auto last = desc.input.sizes.size() - 1;
+  if (desc.axes.size() != 1 || desc.axes[0] != last) return false;
+  const std::size_t element = desc.input.data_type == DataType::float16 ? 2 : 4;
+  const std::size_t row = desc.input.sizes[last], lanes = 32 / element;
+  return row > lanes && row < 2 * lanes && 8 * row * element % 64 == 0;
+}
 
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
 // and chosen per call) and compares the whole output buffer with the oracle's. A kept last
 // axis (the columns path) runs again with passes of 2 rows, which the rule keeps for inputs
-// larger than the last-level cache (these take 4).
+// larger than the last-level cache (these take 4); rows that take the whole-line loop run with
+// its prefetch forced each way (the rule takes one by the CPU's vendor).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
   const auto last = static_cast<std::uint32_t>(desc.input.sizes.size() - 1);
   const bool columns = std::find(desc.axes.begin(), desc.axes.end(), last) == desc.axes.end();
-  for (std::size_t pass_rows : {std::size_t{0}, std::size_t{2}}) {
-    if (pass_rows != 0 && !columns) continue;
-    INFO("rows per pass " << (pass_rows == 0 ? std::string("chosen per call") : std::to_string(pass_rows)));
-    const ForcedPassRows forced(pass_rows);
+  struct Choice {
+    void (*force)(std::size_t);
+    std::size_t value;
+    const char* name;
+  };
+  std::vector<Choice> choices{{detail::force_hardmax_pass_rows, 0, "every choice by its rule"}};
+  if (columns) choices.push_back({detail::force_hardmax_pass_rows, 2, "rows per pass 2"});
+  if (whole_line_rows(desc)) {
+    choices.push_back({detail::force_hardmax_line_prefetch, 1, "whole-line blocks never prefetch"});
+    choices.push_back({detail::force_hardmax_line_prefetch, 2, "whole-line blocks prefetch"});
+  }
+  for (const Choice& choice : choices) {
+    INFO(choice.name);
+    const ForcedChoice forced(choice.force, choice.value);
     for_each_arch_and_stores([&](const ExecuteOptions& options) {
       Buffer out = Buffer::for_tensor(desc.output, out_misalign);
       execute(desc, input.in(), out.out(), options);

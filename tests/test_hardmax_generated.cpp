@@ -224,7 +224,7 @@ TEST_CASE("FLOAT16 columns with more than 65535 positions per group", "[hardmax]
   CHECK(winner[1] == 65536 + 7);
   for (std::size_t pass_rows : {2, 4}) {
     INFO("rows per pass " << pass_rows);
-    const ForcedPassRows forced(pass_rows);
+    const ForcedChoice forced(detail::force_hardmax_pass_rows, pass_rows);
     for_each_arch([&](Arch arch) {
       std::vector<std::uint16_t> out(in.size(), 0xA5A5);
       execute(desc, std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(out)), on(arch));

@@ -7,6 +7,7 @@
 #include <refops/kernels/hardmax_two_phase.hpp>
 
 #include "ops/hardmax_call.hpp"
+#include "ops/hardmax_tuning.hpp"
 
 namespace refops::detail::REFOPS_ISA {
 namespace {
@@ -29,6 +30,10 @@ void run_typed(const HardmaxCall& c) {
 }
 
 }  // namespace
+
+void force_line_prefetch(std::size_t choice) {
+  kernels::hardmax_detail::forced_line_prefetch.store(choice, std::memory_order_relaxed);
+}
 
 void run_hardmax(const HardmaxCall& c) {
   switch (c.type) {

@@ -22,6 +22,12 @@ std::atomic<std::size_t> hardmax_pass_rows{0};
 void force_hardmax_pass_rows(std::size_t rows) { hardmax_pass_rows.store(rows, std::memory_order_relaxed); }
 std::size_t forced_hardmax_pass_rows() { return hardmax_pass_rows.load(std::memory_order_relaxed); }
 
+void force_hardmax_line_prefetch(std::size_t choice) {
+  static const auto table = REFOPS_ARCH_TABLE(force_line_prefetch);
+  for (Arch a : all_archs)
+    if (table[a] != nullptr) table[a](choice);
+}
+
 namespace {
 
 using FL = FeatureLevel;

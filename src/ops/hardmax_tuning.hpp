@@ -5,11 +5,20 @@
 
 #include <cstddef>
 
+#include "dispatch/arch_table.hpp"
+
 namespace refops::detail {
 
 // The rows the columns path folds per pass (kernels/hardmax_columns.hpp, pass_rows_for): 2 or
 // 4 forces them for every later call, on every thread; 0 restores the kernel's rule.
 void force_hardmax_pass_rows(std::size_t rows);
 std::size_t forced_hardmax_pass_rows();
+
+// Whether short rows streamed as whole lines prefetch their input (kernels/hardmax_rows.hpp,
+// whole_line_prefetch): 1 never, 2 always, for every later call on every instruction set; 0
+// restores the kernel's rule. Each instruction set's kernels keep their own copy of the
+// setting (force_line_prefetch sets one).
+void force_hardmax_line_prefetch(std::size_t choice);
+REFOPS_DECLARE_PER_ARCH(void force_line_prefetch(std::size_t choice);)
 
 }  // namespace refops::detail

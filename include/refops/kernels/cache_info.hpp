@@ -167,6 +167,20 @@ inline CacheTopology detect() {
 
 }  // namespace cache_detail
 
+// True on an Intel CPU (CPUID's vendor "GenuineIntel"), read once. Some choices follow the
+// hardware prefetchers, which differ by vendor (hardmax_rows.hpp, whole_line_prefetch).
+inline bool intel_cpu() {
+  static const bool intel = [] {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(0, &eax, &ebx, &ecx, &edx) && ebx == 0x756e6547 /* Genu */ && edx == 0x49656e69 /* ineI */;
+#else
+    return false;
+#endif
+  }();
+  return intel;
+}
+
 // Read once per process (per instruction-set copy of this header).
 inline const CacheTopology& cache_topology() {
   static const CacheTopology topology = cache_detail::detect();

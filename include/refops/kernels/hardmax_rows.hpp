@@ -17,10 +17,12 @@
 // scan_float_bits) or raw-bit extremes (FLOAT16, scan_bits); elsewhere from keys.
 #pragma once
 
+#include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/hardmax_core.hpp>
 #include <refops/kernels/raw_vectors.hpp>
 #include <refops/kernels/sparse_run.hpp>
 
+#include <atomic>
 #include <bit>
 #include <initializer_list>
 #include <utility>
@@ -37,6 +39,20 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 // / 0.49-0.50.
 template <class Target>
 using short_rows_target = std::conditional_t<std::is_base_of_v<xsimd::avx512f, Target>, xsimd::avx2, Target>;
+
+// Whether blocks of short rows streamed as whole lines (stream_block_lines) ask for their
+// input 2 KiB ahead, as the window loops do, or leave it to the hardware prefetcher. The
+// hosts disagree, each measured with the other alternated (one thread, 256 MiB, of memcpy):
+// on Zen 4 rows of 10 FLOAT32 ran at 0.87-0.90 without, 0.79-0.81 with; on the Intel Xeon
+// guest (family 6 model 207) at 0.61-0.63 without, 0.78 with, and FLOAT16 rows of 20 at
+// 0.45-0.61 against 0.78. So: on Intel CPUs, yes (the rule rests on these two hosts).
+// forced_line_prefetch (1: never, 2: always; 0: the rule) forces it for the benchmark's rows
+// and the tests (detail::force_hardmax_line_prefetch sets every instruction set's copy).
+inline std::atomic<std::size_t> forced_line_prefetch{0};
+inline bool whole_line_prefetch() {
+  const std::size_t forced = forced_line_prefetch.load(std::memory_order_relaxed);
+  return forced == 0 ? simd::intel_cpu() : forced == 2;
+}
 
 template <class Target, class T>
 struct Rows : Lanes<Target, T> {
@@ -823,16 +839,16 @@ struct Rows : Lanes<Target, T> {
     U* pending_out = nullptr;
     V pending_best = _mm256_setzero_si256();
     bool negative_first = false;
+    [[maybe_unused]] const bool prefetch_lines = Lines && whole_line_prefetch();
     std::size_t j = 0;
     for (; j + bits_block <= count; j += bits_block) {
       const auto row = static_cast<std::ptrdiff_t>(j);
       const T* p = in + row * in_step;
       U* o = out + row * out_step;
       V best;
-      // Blocks streamed as whole lines leave the reads to the hardware prefetcher: asking 2 KiB
-      // ahead as the window loops do held rows of 10 at 0.79-0.81 of the streamed copy, 0.87-0.90
-      // without (4 KiB ahead: 0.80-0.81; Zen 4, one thread, alternated three times).
-      if constexpr (!Lines) prefetch_block_ahead<M, bits_block>(p, in_step);
+      // Blocks streamed as whole lines prefetch as the host wants (whole_line_prefetch; on Zen 4
+      // 4 KiB ahead did no better than 2: 0.80-0.81).
+      if (!Lines || prefetch_lines) prefetch_block_ahead<M, bits_block>(p, in_step);
       // Positive or negative maxima, whichever the last block had first: data keep their sign.
       const K* bits = reinterpret_cast<const K*>(p);
       const auto positive = [&] { return block_maxima_bits<M>(bits, in_step, best, last); };
