@@ -336,9 +336,10 @@ void add_cache_context() {
       "refops stores",
       "rep when the background is zero in one block and sparse writes are >= " +
           std::to_string(simd::rep_min_bytes_per_sparse) + " bytes apart (below " + mib(r.streaming_threshold_bytes) +
-          " per call, the streaming threshold, plain for ONE_HOT rows; above it rep or stream by the measured rates); "
-          "else plain below the threshold, stream above; kernels that write zeros while they read (HARDMAX's reductions) stream "
-          "above " + mib(simd::cache_topology().l2_bytes) + " (L2) too when streaming stores beat memset 1.5 times" +
+          " per call, the streaming threshold, plain for ONE_HOT rows; above it rep or stream by the measured "
+          "rates); else plain below the threshold, stream above; kernels that write zeros while they read "
+          "(HARDMAX's reductions) stream above " + mib(simd::cache_topology().l2_bytes) +
+          " (L2) too when streaming stores beat memset 1.5 times" +
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
                                            : std::string()));

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include <refops/kernels/hardmax_rows.hpp>
 #include <refops/refops.hpp>
 
 #include "bench_support.hpp"
@@ -39,12 +40,10 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
   // (kernels/hardmax_columns.hpp, pass_rows_for).
   if (std::find(axes.begin(), axes.end(), sizes.size() - 1) == axes.end())
     c.choice = KernelChoice{"pass_rows", {2, 4}, detail::force_hardmax_pass_rows};
-  // Large packed rows whose blocks of 8 are whole lines but not whole vectors (10, 12 or 14
-  // FLOAT32, 20, 24 or 28 FLOAT16) stream those lines, prefetching or not by the host
+  // Large packed rows whose blocks stream as whole lines prefetch or not by the host
   // (kernels/hardmax_rows.hpp, whole_line_prefetch): 1 never, 2 always.
-  const std::size_t row = sizes[sizes.size() - 1], lanes = 32 / size_of(type);
-  const bool whole_line_blocks = axes.size() == 1 && axes[0] == sizes.size() - 1 && row > lanes && row < 2 * lanes &&
-                                 8 * row * size_of(type) % 64 == 0;
+  const bool whole_line_blocks = axes.size() == 1 && axes[0] == sizes.size() - 1 &&
+                                 kernels::hardmax_detail::whole_line_rows(sizes[sizes.size() - 1], size_of(type));
   if (whole_line_blocks && bytes > (std::size_t{64} << 20))
     c.choice = KernelChoice{"line_prefetch", {1, 2}, detail::force_hardmax_line_prefetch};
   c.prepare = [=]() -> KernelRun {

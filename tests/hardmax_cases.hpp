@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <refops/kernels/hardmax_rows.hpp>
 #include <refops/refops.hpp>
 
 #include "hardmax_oracle.hpp"
@@ -72,15 +73,12 @@ class ForcedChoice {
   void (*force_)(std::size_t);
 };
 
-// True when the rows of desc, reduced along the last axis, are packed and 8 of them are whole
-// cache lines but a row is not whole AVX2 vectors (10, 12 or 14 FLOAT32; 20, 24 or 28
-// FLOAT16): streamed, their blocks take the whole-line loop, whose prefetch the host decides.
-inline bool whole_line_rows(const Hardmax1Desc& desc) {
+// True when desc reduces its last axis only, in rows whose streamed blocks take the whole-line
+// loop when packed (kernels/hardmax_rows.hpp, whole_line_rows), whose prefetch the host decides.
+inline bool takes_whole_line_rows(const Hardmax1Desc& desc) {
   const auto last = desc.input.sizes.size() - 1;
-  if (desc.axes.size() != 1 || desc.axes[0] != last) return false;
-  const std::size_t element = desc.input.data_type == DataType::float16 ? 2 : 4;
-  const std::size_t row = desc.input.sizes[last], lanes = 32 / element;
-  return row > lanes && row < 2 * lanes && 8 * row * element % 64 == 0;
+  return desc.axes.size() == 1 && desc.axes[0] == last &&
+         kernels::hardmax_detail::whole_line_rows(desc.input.sizes[last], size_of(desc.input.data_type));
 }
 
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
@@ -100,7 +98,7 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
   };
   std::vector<Choice> choices{{detail::force_hardmax_pass_rows, 0, "every choice by its rule"}};
   if (columns) choices.push_back({detail::force_hardmax_pass_rows, 2, "rows per pass 2"});
-  if (whole_line_rows(desc)) {
+  if (takes_whole_line_rows(desc)) {
     choices.push_back({detail::force_hardmax_line_prefetch, 1, "whole-line blocks never prefetch"});
     choices.push_back({detail::force_hardmax_line_prefetch, 2, "whole-line blocks prefetch"});
   }

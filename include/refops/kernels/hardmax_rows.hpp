@@ -54,6 +54,17 @@ inline bool whole_line_prefetch() {
   return forced == 0 ? simd::intel_cpu() : forced == 2;
 }
 
+// True for packed rows of `row` elements of `element_bytes` (FLOAT32 or FLOAT16) whose streamed
+// blocks take the whole-line loop: longer than one AVX2 vector, shorter than two, and 8 of them
+// (a raw-bit block) whole cache lines: 10, 12 or 14 FLOAT32, 20, 24 or 28 FLOAT16. The loop's
+// own test (short_rows_blocks_bits_touching), and the shapes the benchmark and the tests force
+// whole_line_prefetch on.
+constexpr bool whole_line_rows(std::size_t row, std::size_t element_bytes) {
+  constexpr std::size_t avx2_bytes = 32, block_rows = 8;
+  const std::size_t lanes = avx2_bytes / element_bytes;
+  return row > lanes && row < 2 * lanes && block_rows * row * element_bytes % simd::cache_line_bytes == 0;
+}
+
 template <class Target, class T>
 struct Rows : Lanes<Target, T> {
   using L = Lanes<Target, T>;
@@ -780,7 +791,7 @@ struct Rows : Lanes<Target, T> {
   }
 
   // Rows that touch, each last + lanes elements long, `last` a constant. Streamed, rows off the
-  // vector grid whose blocks are whole lines (whole_lines) go row by row to the first row on a
+  // vector grid whose blocks are whole lines (whole_line_rows) go row by row to the first row on a
   // line, then stream their blocks' lines.
   template <std::size_t M, VectorStores S, std::size_t Last>
   static std::size_t short_rows_blocks_bits_touching(const T* in, U* out, std::size_t count, const B& nan,
@@ -790,7 +801,8 @@ struct Rows : Lanes<Target, T> {
     using Step = std::integral_constant<std::ptrdiff_t, static_cast<std::ptrdiff_t>(row)>;
     // Rows of whole vectors stream as vectors, or their output is off the vector grid, and
     // then none of them starts on a line.
-    if constexpr (whole_lines(row) && row % lanes != 0 && S != VectorStores::stream) {
+    static_assert(bits_block == 8 && lanes * sizeof(U) == 32);  // whole_line_rows' block and vector
+    if constexpr (whole_line_rows(row, sizeof(U)) && S != VectorStores::stream) {
       std::size_t first = 0;  // rows before the first that starts on a line (bits_block: none does)
       while (stream_lines && first < bits_block && simd::elements_to_line<U>(reinterpret_cast<std::uintptr_t>(out + first * row)) != 0)
         ++first;

@@ -109,7 +109,9 @@ struct RawFloats<32> {
   // first appeared.
   using Positions = __m256i;
   static Positions lane_positions() { return _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7); }
-  static Positions advance(Positions p, std::size_t by) { return _mm256_add_epi32(p, _mm256_set1_epi32(static_cast<int>(by))); }
+  static Positions advance(Positions p, std::size_t by) {
+    return _mm256_add_epi32(p, _mm256_set1_epi32(static_cast<int>(by)));
+  }
   // `at` with `here` in the lanes where x is above hi (an ordered compare: a NaN never is).
   static Positions note_greater(Positions at, V x, V hi, Positions here) {
     return _mm256_castps_si256(
@@ -186,12 +188,15 @@ struct RawFloats<64> {
 
   using Positions = __m512i;
   static Positions lane_positions() { return _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
-  static Positions advance(Positions p, std::size_t by) { return _mm512_add_epi32(p, _mm512_set1_epi32(static_cast<int>(by))); }
+  static Positions advance(Positions p, std::size_t by) {
+    return _mm512_add_epi32(p, _mm512_set1_epi32(static_cast<int>(by)));
+  }
   static Positions note_greater(Positions at, V x, V hi, Positions here) {
     return _mm512_mask_mov_epi32(at, _mm512_cmp_ps_mask(x, hi, _CMP_GT_OQ), here);
   }
   static std::uint32_t first_position(V hi, Positions at, float top) {
-    const __m512i p = _mm512_mask_mov_epi32(_mm512_set1_epi32(-1), _mm512_cmp_ps_mask(hi, _mm512_set1_ps(top), _CMP_EQ_OQ), at);
+    const __m512i p =
+        _mm512_mask_mov_epi32(_mm512_set1_epi32(-1), _mm512_cmp_ps_mask(hi, _mm512_set1_ps(top), _CMP_EQ_OQ), at);
     const __m256i low = _mm512_maskz_extracti64x4_epi64(0xFF, p, 0), high = _mm512_maskz_extracti64x4_epi64(0xFF, p, 1);
     return RawFloats<32>::least(_mm256_min_epu32(low, high));
   }

@@ -80,17 +80,19 @@ inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 
 // The strategy for one call. Forced (the request, else REFOPS_STORES) wins. Otherwise:
 // - outputs that stay in the last-level cache (below the streaming threshold: the LLC, or on a
-//   host that reports a large one what it measured, cache_info.hpp exceeds_cache): rep for a zero background in one contiguous
-//   block with sparse writes at least 1 KiB apart (in cache one memset and the sparse writes
-//   reached 0.94 of memset for identity matrices), except for kernels whose plain path patches
-//   in L1 (ONE_HOT rows: 0.89-0.91 plain against 0.70-0.89 rep); else plain (the output can
-//   stay in the cache for whoever reads it next). Except: a kernel that fills while it reads
-//   streams an output larger than L2 when the host's measured streaming stores beat memset
-//   1.5 times or more (the Zen 1 guest: 18-24 against 8 GB/s; HARDMAX axis 0 at 2 MiB 0.42-0.49
-//   of memcpy streamed, 0.34-0.36 rep or plain); where they tie (the Zen 3 guests) rep stays;
-// - large outputs (from the threshold on) of that sparse kind: stream when the kernel fills while it reads; else rep
-//   or stream, whichever the rates measured for calls of this size (store_calibration.hpp,
-//   rates_for_call) predict faster for this output's bytes and sparse writes;
+//   host that reports a large one what it measured, cache_info.hpp exceeds_cache): rep for a
+//   zero background in one contiguous block with sparse writes at least 1 KiB apart (in cache
+//   one memset and the sparse writes reached 0.94 of memset for identity matrices), except for
+//   kernels whose plain path patches in L1 (ONE_HOT rows: 0.89-0.91 plain against 0.70-0.89
+//   rep); else plain (the output can stay in the cache for whoever reads it next). Except: a
+//   kernel that fills while it reads streams an output larger than L2 when the host's
+//   measured streaming stores beat memset 1.5 times or more (the Zen 1 guest: 18-24 against
+//   8 GB/s; HARDMAX axis 0 at 2 MiB 0.42-0.49 of memcpy streamed, 0.34-0.36 rep or plain);
+//   where they tie (the Zen 3 guests) rep stays;
+// - large outputs (from the threshold on) of that sparse kind: stream when the kernel fills
+//   while it reads; else rep or stream, whichever the rates measured for calls of this size
+//   (store_calibration.hpp, rates_for_call) predict faster for this output's bytes and sparse
+//   writes;
 // - other large outputs: stream, unless the kernel would stream in 16-byte pieces while it
 //   reads and this host copies slower that way than with plain stores (measured once on the
 //   scratch buffer, on one thread): then plain, for a call on one thread.
