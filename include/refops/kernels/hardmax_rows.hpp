@@ -1403,6 +1403,8 @@ struct Rows : Lanes<Target, T> {
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .zero_background = zero_background,
             .fills_while_reading = zero_background,  // run_interleaved streams its zeros while it reads
+            .writes_lines_while_reading =
+                takes_long_rows(plan) || (takes_short_loops(plan) && plan.reduced.sizes[0] % lanes == 0),
             .streams_in_pieces_while_reading = simd::vector_stores_for<Target>(reinterpret_cast<const K*>(out), row_step,
                                                                                StoreStrategy::stream) ==
                                                simd::VectorStores::stream_16,

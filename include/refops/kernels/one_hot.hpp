@@ -355,6 +355,7 @@ void one_hot_bits(const OneHotProblem<I, U>& p) {
                                                                         .bytes_per_sparse = nest.sizes[a] * sizeof(U),
                                                                         .block = contiguous != 0 ? p.output : nullptr,
                                                                         .zero_background = p.off == 0 && contiguous != 0,
+                                                                        .uniform_background = contiguous != 0,
                                                                         .plain_patches_in_l1 = unit == a});
     if (stores == StoreStrategy::rep && contiguous != 0) {
       one_hot_fill_then_patch<Target>(p, nest, contiguous);

@@ -55,6 +55,9 @@ struct StoreNeeds {
   // (store_calibration.hpp, rates_for_call).
   void* block = nullptr;
   bool zero_background = false;  // all but sparse elements are zero bytes, in whole spans
+  // All but sparse elements are one value, zero or not, in the one contiguous block, and the
+  // kernel's rep path fills it with that value (ONE_HOT: memset, or `rep stosq` of OffValue).
+  bool uniform_background = false;
   // The kernel's plain path already fills a block and writes its sparse elements while the
   // block is in L1 (ONE_HOT rows): in cache that beats a fill of the whole output and a
   // second pass.
@@ -63,6 +66,10 @@ struct StoreNeeds {
   // like memcpy, its streamed stores then share the bus with its reads, which a separate
   // fill, however fast, cannot; so a large output streams.
   bool fills_while_reading = false;
+  // The kernel computes each output vector from the input it has just read and stores its
+  // lines whole, a row or a few at a time (HARDMAX's long rows and rows of whole vectors): in
+  // cache it streams like a kernel that fills while it reads (choose_stores).
+  bool writes_lines_while_reading = false;
   // The kernel reads while it writes, and its output starts on the 16-byte grid but not on the
   // vector grid: streamed, its stores are 16-byte pieces, with which some hosts copy far more
   // slowly than with plain stores (store_calibration.hpp, pieces_lose_while_reading).
@@ -78,17 +85,31 @@ struct StoreNeeds {
 // streamed pass: each patched line is read back once (about 1.5% more traffic at 4 KiB).
 inline constexpr std::size_t rep_min_bytes_per_sparse = 1024;
 
+// In cache, one fill of the whole block by the string instructions and then the sparse writes
+// beat the kernel's own vector fills, block by block, patched in L1, on Intel CPUs, whose
+// `rep stos` writes whole lines without reading them (the Xeon guest, ONE_HOT rows of 1024
+// FLOAT32 at 2 MiB, alternated, 5 repetitions: rep 0.92-0.93 of memset, plain 0.77-0.80; of
+// INT8 0.87 / 0.75); not on AMD's (the Zen 3 and Zen 4 guests: plain 0.89-0.91, rep
+// 0.70-0.89). The forced rows of the benchmark show it on any host.
+inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
+
 // The strategy for one call. Forced (the request, else REFOPS_STORES) wins. Otherwise:
 // - outputs that stay in the last-level cache (below the streaming threshold: the LLC, or on a
 //   host that reports a large one what it measured, cache_info.hpp exceeds_cache): rep for a
 //   zero background in one contiguous block with sparse writes at least 1 KiB apart (in cache
-//   one memset and the sparse writes reached 0.94 of memset for identity matrices), except for
-//   kernels whose plain path patches in L1 (ONE_HOT rows: 0.89-0.91 plain against 0.70-0.89
-//   rep); else plain (the output can stay in the cache for whoever reads it next). Except: a
-//   kernel that fills while it reads streams an output larger than L2 when the host's
+//   one memset and the sparse writes reached 0.94 of memset for identity matrices), also for
+//   a background of any one value the kernel's rep path fills, except for kernels whose plain
+//   path patches in L1 (ONE_HOT rows) where rep_beats_patches_in_l1 says not; else plain (the
+//   output can stay in the cache for whoever reads it next). Except: a kernel that fills
+//   while it reads streams when its input and output together exceed L2 and the host's
 //   measured streaming stores beat memset 1.5 times or more (the Zen 1 guest: 18-24 against
-//   8 GB/s; HARDMAX axis 0 at 2 MiB 0.42-0.49 of memcpy streamed, 0.34-0.36 rep or plain);
-//   where they tie (the Zen 3 guests) rep stays;
+//   8 GB/s; HARDMAX axis 0 at 2 MiB 0.42-0.49 of memcpy streamed, 0.34-0.36 rep or plain; the
+//   Intel Xeon guest, whose L2 holds 2 MiB: axis 0 0.69-0.74 / 0.55-0.58, axes {0,2}
+//   0.84-0.89 / 0.58-0.64); so does one that writes whole lines while it reads, unless its
+//   streamed lines would be split or in pieces that lose (HARDMAX last axis 0.91-0.94 / 0.69-0.71,
+//   rows of 16 0.93-0.95 / 0.70-0.76; its whole-line and medium rows, which build lines from
+//   parts of rows, lose streamed: rows of 10 0.64 / 0.70, of 100 0.44-0.52 / 0.56-0.67); where
+//   they tie (the Zen 3 guests) rep stays;
 // - large outputs (from the threshold on) of that sparse kind: stream when the kernel fills
 //   while it reads; else rep or stream, whichever the rates measured for calls of this size
 //   (store_calibration.hpp, rates_for_call) predict faster for this output's bytes and sparse
@@ -103,10 +124,19 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
   const std::size_t bytes = std::max(request.call_bytes, needs.output_bytes);
   const bool sparse_on_zero = needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse;
   if (!exceeds_cache(bytes)) {
-    if constexpr (has_streaming_stores<Target>)
-      if (needs.fills_while_reading && bytes > cache_topology().l2_bytes && streaming_far_ahead(store_rates<Target>()))
+    // A kernel that writes while it reads reads as many bytes as it writes (HARDMAX).
+    if constexpr (has_streaming_stores<Target>) {
+      const bool writes_while_reading =
+          needs.fills_while_reading ||
+          (needs.writes_lines_while_reading && !needs.stream_splits_lines &&
+           !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(store_rates<Target>())));
+      if (writes_while_reading && 2 * bytes > cache_topology().l2_bytes && streaming_far_ahead(store_rates<Target>()))
         return StoreStrategy::stream;
-    return sparse_on_zero && !needs.plain_patches_in_l1 ? StoreStrategy::rep : StoreStrategy::plain;
+    }
+    const bool sparse_block = (needs.zero_background || needs.uniform_background) &&
+                              needs.bytes_per_sparse >= rep_min_bytes_per_sparse;
+    return sparse_block && (!needs.plain_patches_in_l1 || rep_beats_patches_in_l1()) ? StoreStrategy::rep
+                                                                                      : StoreStrategy::plain;
   }
   if constexpr (!has_streaming_stores<Target>) return sparse_on_zero ? StoreStrategy::rep : StoreStrategy::plain;
   if (sparse_on_zero && !needs.fills_while_reading &&
