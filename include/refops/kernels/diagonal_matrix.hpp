@@ -93,7 +93,12 @@ struct BandProblem {
 // copy skipping them, 0.80-0.86 reading them; a standalone copy of 24 KiB per row, skipping 256
 // bytes before each, took 35% longer than one skipping nothing (Zen 4, one thread, 2 MiB
 // pages). Longer runs are skipped: their lines would cost more than finding the stream again.
-inline constexpr std::size_t read_through_gap_bytes = 16384;
+// On the Intel Xeon guest skipping every run was better (alternated, 3 repetitions, of memcpy:
+// 0.87-0.92 skipping, 0.81 with 16 KiB, 0.82 reading all; +16 B 0.81 / 0.76 / 0.74-0.76): its
+// prefetchers find a skipping stream again at once, and its one core's read bandwidth is what
+// the unused lines take from. So the rule is the vendor, like the other prefetch rules
+// (hardmax_rows.hpp, whole_line_prefetch); the benchmark's read_gap_bytes rows show it on any host.
+inline std::size_t read_through_gap_bytes() { return simd::intel_cpu() ? 0 : 16384; }
 
 template <class U>
 BandProblem<U> make_band_problem(U* out, const Dims& sizes, const Dims& out_strides, const U* in,
@@ -124,7 +129,7 @@ BandProblem<U> make_band_problem(U* out, const Dims& sizes, const Dims& out_stri
           nest.strides[1][r - 2],
           nest.strides[1][r - 1],
           stores,
-          forced_read_gap_bytes != 0 ? forced_read_gap_bytes : read_through_gap_bytes};
+          forced_read_gap_bytes != 0 ? forced_read_gap_bytes : read_through_gap_bytes()};
 }
 
 // Calls row(y, out_row, in_row) for every row of every batch slice, in memory order.
