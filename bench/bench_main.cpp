@@ -339,12 +339,14 @@ void add_cache_context() {
                               mib(r.streaming_threshold_bytes) + " per call (" + r.threshold_source + ")");
   benchmark::AddCustomContext(
       "refops stores",
-      "rep when the background is zero in one block and sparse writes are >= " +
+      "rep when the background is one value in one block and sparse writes are >= " +
           std::to_string(simd::rep_min_bytes_per_sparse) + " bytes apart (below " + mib(r.streaming_threshold_bytes) +
-          " per call, the streaming threshold, plain for ONE_HOT rows; above it rep or stream by the measured "
-          "rates); else plain below the threshold, stream above; kernels that write zeros while they read "
-          "(HARDMAX's reductions) stream above " + mib(simd::cache_topology().l2_bytes) +
-          " (L2) too when streaming stores beat memset 1.5 times" +
+          " per call, the streaming threshold, " +
+          (simd::rep_beats_patches_in_l1() ? "ONE_HOT rows too (an Intel CPU)" : "plain for ONE_HOT rows (not an Intel CPU)") +
+          "; above it, for a zero background, rep or stream by the measured rates); else plain below the "
+          "threshold, stream above; HARDMAX's reductions, long rows and rows of whole vectors stream when input "
+          "and output exceed " + mib(simd::cache_topology().l2_bytes) +
+          " (L2) in the cache too, where streaming stores beat memset 1.5 times" +
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
                                            : std::string()));
