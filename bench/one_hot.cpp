@@ -68,6 +68,7 @@ constexpr Problem problems[] = {
     {"f32_4194304x16_depth16", DataType::float32, 4194304, 16, 1, true},          // 256 MiB
     {"f32_4194304x16_depth16", DataType::float32, 4194304, 16, 1, true, numpy_offset},
     {"f32_16x4194304_axis0", DataType::float32, 4194304, 16, 0, true},            // 256 MiB
+    {"f32_16x4194304_axis0", DataType::float32, 4194304, 16, 0, true, numpy_offset},
     {"i8_65536x1024_axis_last", DataType::int8, 65536, 1024, 1, true},            // 64 MiB
     {"f32_512x1024_axis_last_2MiB", DataType::float32, 512, 1024, 1, true},       // cache-resident
     {"f32_512x1024_axis_last_2MiB_off_0.5", DataType::float32, 512, 1024, 1, false},

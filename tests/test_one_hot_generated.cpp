@@ -191,39 +191,43 @@ TEST_CASE("ONE_HOT: indices at the edges of each index type never alias a valid 
 // long ones, packed (one contiguous output: rep fills it whole) and padded (rep per block),
 // axis 1 (rows) and axis 0 (compare-and-select), output bases 0-5 elements past a 64-byte
 // boundary (4 elements: 16 bytes, NumPy's alignment, where short rows stream 16-byte pieces),
-// on every arch with every strategy forced.
+// on every arch with every strategy forced. Axis 0 also over 1040 packed columns: runs 4160
+// bytes apart share their offset in a line, so the compare-and-select tiles start with a
+// head that ends on a line, then a whole tile (1024), then the rest.
 TEST_CASE("ONE_HOT: every store strategy writes the oracle's bytes at every misalignment", "[one_hot][generated]") {
   REFOPS_TEST_RNG(rng);
   // 4, 8, 16, 24, 32: rows of one to four whole vectors on SSE2 and AVX2 (the short-rows path).
   for (std::uint32_t length : {1u, 4u, 5u, 8u, 16u, 17u, 24u, 32u, 33u, 64u, 256u, 1000u, 1030u}) {
     for (std::uint32_t axis : {0u, 1u}) {
       for (bool padded : {false, true}) {
-        const std::uint32_t rows = 37;
-        const Dims out_sizes = axis == 1 ? Dims{rows, length} : Dims{length, rows};
-        const Dims index_sizes = axis == 1 ? Dims{rows, 1} : Dims{1, rows};
-        const Dims out_strides = padded ? Dims{out_sizes[1] + 3, 1} : Dims{};
-        const TensorDesc index_desc{DataType::int64, index_sizes, {}, 0};
-        const TensorDesc value_desc{DataType::float32, {1, 2}, {}, 0};
-        const TensorDesc out_desc{DataType::float32, out_sizes, out_strides, 0};
-        Buffer indices = Buffer::for_tensor(index_desc), values = Buffer::for_tensor(value_desc);
-        for_each_coordinate(index_sizes, [&](const Dims& c) {
-          set<std::int64_t>(indices, index_desc, c,
-                            rng.between_signed(-static_cast<std::int64_t>(length) - 2, length + 1));
-        });
-        const float off = rng.chance(0.5) ? 0.0f : 2.5f;
-        set<float>(values, value_desc, {0, 0}, off);
-        set<float>(values, value_desc, {0, 1}, -0.0f);
-        for (std::size_t misalign = 0; misalign < 6; ++misalign) {
-          Buffer output = Buffer::for_tensor(out_desc, 4 * misalign);
-          const Buffer expected = one_hot_oracle(index_desc, indices, value_desc, values, out_desc, output, axis);
-          INFO("L=" << length << " axis " << axis << (padded ? " padded" : " packed") << " off " << off
-                    << " base +" << misalign << " elements");
-          for_each_arch_and_stores([&](const ExecuteOptions& options) {
-            output.fill(sentinel);
-            execute(OneHotDesc{index_desc, value_desc, out_desc, axis}, indices.in(), values.in(), output.out(),
-                    options);
-            CHECK(output.bytes() == expected.bytes());
+        for (std::uint32_t rows : axis == 0 && length <= 64 ? std::vector<std::uint32_t>{37, 1040}
+                                                             : std::vector<std::uint32_t>{37}) {
+          const Dims out_sizes = axis == 1 ? Dims{rows, length} : Dims{length, rows};
+          const Dims index_sizes = axis == 1 ? Dims{rows, 1} : Dims{1, rows};
+          const Dims out_strides = padded ? Dims{out_sizes[1] + 3, 1} : Dims{};
+          const TensorDesc index_desc{DataType::int64, index_sizes, {}, 0};
+          const TensorDesc value_desc{DataType::float32, {1, 2}, {}, 0};
+          const TensorDesc out_desc{DataType::float32, out_sizes, out_strides, 0};
+          Buffer indices = Buffer::for_tensor(index_desc), values = Buffer::for_tensor(value_desc);
+          for_each_coordinate(index_sizes, [&](const Dims& c) {
+            set<std::int64_t>(indices, index_desc, c,
+                              rng.between_signed(-static_cast<std::int64_t>(length) - 2, length + 1));
           });
+          const float off = rng.chance(0.5) ? 0.0f : 2.5f;
+          set<float>(values, value_desc, {0, 0}, off);
+          set<float>(values, value_desc, {0, 1}, -0.0f);
+          for (std::size_t misalign = 0; misalign < 6; ++misalign) {
+            Buffer output = Buffer::for_tensor(out_desc, 4 * misalign);
+            const Buffer expected = one_hot_oracle(index_desc, indices, value_desc, values, out_desc, output, axis);
+            INFO("L=" << length << " axis " << axis << " rows " << rows << (padded ? " padded" : " packed") << " off "
+                      << off << " base +" << misalign << " elements");
+            for_each_arch_and_stores([&](const ExecuteOptions& options) {
+              output.fill(sentinel);
+              execute(OneHotDesc{index_desc, value_desc, out_desc, axis}, indices.in(), values.in(), output.out(),
+                      options);
+              CHECK(output.bytes() == expected.bytes());
+            });
+          }
         }
       }
     }
