@@ -124,14 +124,17 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
   const std::size_t bytes = std::max(request.call_bytes, needs.output_bytes);
   const bool sparse_on_zero = needs.zero_background && needs.bytes_per_sparse >= rep_min_bytes_per_sparse;
   if (!exceeds_cache(bytes)) {
-    // A kernel that writes while it reads reads as many bytes as it writes (HARDMAX).
+    // A kernel that writes while it reads reads as many bytes as it writes (HARDMAX). The size
+    // is tested first: the rates are measured on their first use, which a small call must not
+    // pay for.
     if constexpr (has_streaming_stores<Target>) {
-      const bool writes_while_reading =
-          needs.fills_while_reading ||
-          (needs.writes_lines_while_reading && !needs.stream_splits_lines &&
-           !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(store_rates<Target>())));
-      if (writes_while_reading && 2 * bytes > cache_topology().l2_bytes && streaming_far_ahead(store_rates<Target>()))
-        return StoreStrategy::stream;
+      if ((needs.fills_while_reading || needs.writes_lines_while_reading) && 2 * bytes > cache_topology().l2_bytes) {
+        const StoreRates& rates = store_rates<Target>();
+        const bool streams_whole_lines =
+            needs.fills_while_reading ||
+            (!needs.stream_splits_lines && !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(rates)));
+        if (streams_whole_lines && streaming_far_ahead(rates)) return StoreStrategy::stream;
+      }
     }
     const bool sparse_block = (needs.zero_background || needs.uniform_background) &&
                               needs.bytes_per_sparse >= rep_min_bytes_per_sparse;
