@@ -35,6 +35,10 @@ void force_line_prefetch(std::size_t choice) {
   kernels::hardmax_detail::forced_line_prefetch.store(choice, std::memory_order_relaxed);
 }
 
+void force_medium_loop(std::size_t choice) {
+  kernels::hardmax_detail::forced_medium_loop.store(choice, std::memory_order_relaxed);
+}
+
 void run_hardmax(const HardmaxCall& c) {
   switch (c.type) {
     case HardmaxType::float32: return run_typed<float>(c);

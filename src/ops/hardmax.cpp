@@ -28,6 +28,12 @@ void force_hardmax_line_prefetch(std::size_t choice) {
     if (table[a] != nullptr) table[a](choice);
 }
 
+void force_hardmax_medium_loop(std::size_t choice) {
+  static const auto table = REFOPS_ARCH_TABLE(force_medium_loop);
+  for (Arch a : all_archs)
+    if (table[a] != nullptr) table[a](choice);
+}
+
 namespace {
 
 using FL = FeatureLevel;

@@ -21,4 +21,10 @@ std::size_t forced_hardmax_pass_rows();
 void force_hardmax_line_prefetch(std::size_t choice);
 REFOPS_DECLARE_PER_ARCH(void force_line_prefetch(std::size_t choice);)
 
+// Which loop takes AVX-512's FLOAT32 medium rows (kernels/hardmax_medium_rows.hpp,
+// full_width_medium_rows): 1 AVX2's loop, 2 the full-width one, for every later call; 0
+// restores the kernel's rule. Each instruction set keeps its own copy, as above.
+void force_hardmax_medium_loop(std::size_t choice);
+REFOPS_DECLARE_PER_ARCH(void force_medium_loop(std::size_t choice);)
+
 }  // namespace refops::detail

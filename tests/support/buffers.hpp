@@ -37,7 +37,7 @@ class Buffer {
       : storage_(static_cast<std::byte*>(::operator new(misalign + bytes, alignment))),
         misalign_(misalign),
         size_(bytes) {
-    fill(sentinel);
+    std::memset(storage_, static_cast<int>(sentinel), misalign + bytes);
   }
   Buffer(const Buffer& other) : Buffer(other.size_, other.misalign_) {
     std::memcpy(data(), other.data(), size_);
@@ -65,6 +65,11 @@ class Buffer {
   void fill(std::byte b) { std::memset(data(), static_cast<int>(b), size_); }
   bool all_sentinel() const {
     return std::all_of(data(), data() + size_, [](std::byte b) { return b == sentinel; });
+  }
+  // The `misalign` bytes before data() still hold the sentinel: nothing wrote before the
+  // tensor (a kernel that writes whole lines must leave the first line's head alone).
+  bool head_untouched() const {
+    return std::all_of(storage_, storage_ + misalign_, [](std::byte b) { return b == sentinel; });
   }
 
  private:

@@ -1154,6 +1154,8 @@ struct Rows : Lanes<Target, T> {
 
   // ---- medium rows: one row of at most a block, longer than the short-row loops take ----
   //
+  // (On Intel CPUs AVX-512's FLOAT32 medium rows take hardmax_medium_rows.hpp's loop instead.)
+  //
   // Rows of 100 FLOAT32 (100 classes) and the like: each row scanned as one block, its first
   // maximum located in L1, its output written at once. The long-row loop's interleaving of a
   // row's writes with the next row's reads pays for itself only over longer rows: at 400 bytes

@@ -140,4 +140,93 @@ class SparseRun {
   std::array<std::size_t, MaxOnes + cache_line_bytes> on_at_;
 };
 
+// Rows that follow each other in memory, each all OffValue but for one OnValue, written a
+// cache line at a time as each row comes (HARDMAX's medium rows: a row's output leaves while
+// the next row is read). Every line is built in registers and stored whole, plain or streamed
+// as `Stream` says; only the lines at the run's two ends, shared with whatever lies around the
+// run, are stored element by element, plain. No branch depends on where a row's OnValue is:
+// each line selects it by a compare of lane positions (a branch per line mispredicted about
+// once a row, a row being a few lines). The elements must be aligned to sizeof(U).
+template <class Target, class U, bool Stream>
+class RowLines {
+  using batch = xsimd::batch<U, Target>;
+  static constexpr std::size_t lanes = batch::size, line = cache_line_bytes / sizeof(U), vectors = line / lanes;
+  static_assert(vectors * lanes == line, "a line is whole vectors");
+
+ public:
+  RowLines(U* at, U off, U on) : run_(at), off_(off), on_(on), position_(lane_positions<Target, U, vectors>()) {
+    head_ = fill_ = (reinterpret_cast<std::uintptr_t>(at) % cache_line_bytes) / sizeof(U);
+    line_ = -static_cast<std::ptrdiff_t>(head_);
+    pending_.fill(batch(off));
+  }
+
+  // The next row: n elements, the OnValue at one_at (< n). Rows shorter than U counts, less a
+  // line (FLOAT32's rows of up to 4 Gi elements, FLOAT16's up to 65504).
+  [[gnu::always_inline]] void row(std::size_t n, std::size_t one_at) {
+    assert(n + line <= std::size_t{std::numeric_limits<U>::max()});
+    const std::size_t end = fill_ + n, whole = end / line;
+    // The OnValue's lane counted from the current line's start, one line less each line: only
+    // in its own line is it a lane number (before it, a line or more; after it, wrapped to a
+    // large U). No branch on where it is: a condition per line, which GCC made a branch under
+    // generic tuning, mispredicted once a row (rows of 100 in cache ran 1.5 times longer).
+    batch on_lane(static_cast<U>(fill_ + one_at));
+    const batch line_step(static_cast<U>(line));
+    std::array<batch, vectors> v = with_on(pending_, on_lane);
+    if (whole == 0) {
+      pending_ = v;
+      fill_ = end;
+      return;
+    }
+    if (head_ != 0) [[unlikely]] {
+      store_elements(v, head_, line);  // the run's first line, shared with what lies before it
+      head_ = 0;
+    } else {
+      store_line(run_ + line_, v);
+    }
+    std::array<batch, vectors> off_line;
+    off_line.fill(batch(off_));
+    for (std::size_t l = 1; l < whole; ++l) {
+      on_lane -= line_step;
+      store_line(run_ + line_ + static_cast<std::ptrdiff_t>(l * line), with_on(off_line, on_lane));
+    }
+    pending_ = with_on(off_line, on_lane - line_step);
+    fill_ = end - whole * line;
+    line_ += static_cast<std::ptrdiff_t>(whole * line);
+  }
+
+  // Stores what the last line holds of the run (shared with what lies after it).
+  void finish() {
+    if (fill_ > head_) store_elements(pending_, head_, fill_);
+  }
+
+ private:
+  // base with the OnValue in lane `at` of the line (none when `at` is not a lane number).
+  [[gnu::always_inline]] std::array<batch, vectors> with_on(const std::array<batch, vectors>& base, const batch& at) const {
+    std::array<batch, vectors> v;
+    for (std::size_t c = 0; c < vectors; ++c) v[c] = xsimd::select(position_[c] == at, batch(on_), base[c]);
+    return v;
+  }
+  [[gnu::always_inline]] static void store_line(U* p, const std::array<batch, vectors>& v) {
+    for (std::size_t c = 0; c < vectors; ++c) {
+      if constexpr (Stream) stream_store<Target>(p + c * lanes, v[c]);
+      else v[c].store_aligned(p + c * lanes);
+    }
+  }
+  // Elements [from, to) of the current line, plain.
+  void store_elements(const std::array<batch, vectors>& v, std::size_t from, std::size_t to) const {
+    alignas(cache_line_bytes) U elements[line];
+    for (std::size_t c = 0; c < vectors; ++c) v[c].store_aligned(elements + c * lanes);
+    for (std::size_t k = from; k < to; ++k) run_[line_ + static_cast<std::ptrdiff_t>(k)] = elements[k];
+  }
+
+  // The current line starts line_ elements from the run's start (-head_ for the first line, so
+  // only an index: a pointer there could point before the output), the next row fill_ elements
+  // into it. head_: elements of the run's first line before the run, while it is not stored.
+  U* run_;
+  std::ptrdiff_t line_;
+  std::size_t fill_, head_;
+  U off_, on_;
+  std::array<batch, vectors> position_, pending_;  // pending_: the current line so far
+};
+
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI

@@ -1,0 +1,143 @@
+// HARDMAX, FLOAT32 medium rows on AVX-512: one contiguous row per group, longer than the
+// short-row loops take and at most a block (rows of 100 or 250 classes). Semantics:
+// hardmax_core.hpp.
+//
+// One loop per call: each row is scanned once in 16-lane vectors, every lane noting where its
+// maximum first appeared (no second look at the row, no call per row), and on a dense output
+// its lines are written while the next row is read (simd::RowLines: built in registers, plain
+// or streamed whole, no branch on where the 1 is). A row that holds a NaN is handed to the
+// key-based scan (Rows::first_maximum), which orders it by the call's NanMode.
+//
+// Rows::run_medium_rows, the loop this replaces, runs AVX2 vectors (AVX-512 gives medium rows
+// to AVX2's loops: short_rows_target), calls a function per row and writes each row through
+// write_part or, streamed, a SparseRun whose per-line branch mispredicts about once a row.
+// Which of the two runs is the host's call (full_width_medium_rows): on the Intel Xeon guest
+// (family 6 model 207), one thread, alternated in one process, rows of 100 ran at 0.68-0.70 ->
+// 0.90-0.94 of the streamed copy in cache (2 MiB) and 0.62-0.63 -> 0.81-0.83 of memcpy out of
+// it (256 MiB). This loop at AVX2's width lost to the old one in cache there (0.47 against
+// 0.55), and the AMD hosts, where the old loop was tuned, could not be measured: they keep it
+// (docs/decisions.md, HARDMAX, medium rows).
+#pragma once
+
+#include <atomic>
+
+#include <refops/kernels/hardmax_rows.hpp>
+#include <refops/kernels/raw_vectors.hpp>
+#include <refops/kernels/sparse_run.hpp>
+
+namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
+
+// Whether AVX-512's FLOAT32 medium rows take MediumRows (on Intel CPUs, by the measurements
+// above) or Rows::run_medium_rows. forced_medium_loop (1: Rows' loop, 2: MediumRows; 0: the
+// rule) forces it for the benchmark's rows and the tests (detail::force_hardmax_medium_loop
+// sets every instruction set's copy).
+inline std::atomic<std::size_t> forced_medium_loop{0};
+inline bool full_width_medium_rows() {
+  const std::size_t forced = forced_medium_loop.load(std::memory_order_relaxed);
+  return forced == 0 ? simd::intel_cpu() : forced == 2;
+}
+
+template <class Target, class T>
+struct MediumRows {
+#if defined(__AVX512BW__)
+  static constexpr bool available = std::is_same_v<T, float> && std::is_base_of_v<xsimd::avx512bw, Target>;
+#else
+  static constexpr bool available = false;
+#endif
+  using Full = Rows<Target, T>;  // the key-based scan for rows with a NaN, and write_part
+  using U = typename Full::U;
+  using K = typename Full::K;
+
+  // The rows this loop takes: those Rows::run_medium_rows takes, where the host's rule says.
+  static bool takes(const Plan& plan) {
+    return available && Rows<short_rows_target<Target>, T>::takes_medium_rows(plan) && full_width_medium_rows();
+  }
+
+  // A dense output is written in whole lines while the rows are read (streamed in cache where
+  // streaming is far ahead of memset: choose_stores). Any other output is written row by row
+  // (write_part), whose lines a row that does not start on one splits.
+  static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes, const T*) {
+    const bool dense = Full::dense_output(plan.all);
+    const simd::LoopNest<2>& all = plan.all;
+    const std::ptrdiff_t row_step = all.rank >= 2 ? all.strides[1][all.rank - 2] : 0;
+    const auto step_bytes = static_cast<std::size_t>(row_step) * sizeof(T);
+    return {.output_bytes = output_bytes,
+            .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
+            .writes_lines_while_reading = dense,
+            .stream_splits_lines = !dense && step_bytes % simd::cache_line_bytes != 0};
+  }
+
+  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
+    if constexpr (available) {
+      U* out = reinterpret_cast<U*>(out_elements);
+      const std::size_t row = plan.reduced.sizes[0];
+      const K nan = nan_key<T>(mode);
+      const auto first_maximum = [&](const T* g) [[gnu::always_inline]] {
+        const std::ptrdiff_t at = scan(g, row);
+        return at >= 0 ? static_cast<std::size_t>(at) : Full::first_maximum(g, row, nan);
+      };
+      const bool lines = stores != StoreStrategy::rep && Full::dense_output(plan.all) &&
+                         reinterpret_cast<std::uintptr_t>(out) % sizeof(U) == 0;
+      if (!lines) {
+        for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
+          Full::write_part(out + out_offset, row, first_maximum(in + in_offset), stores);
+        });
+        return;
+      }
+      const auto write = [&]<bool Stream>(std::bool_constant<Stream>) {
+        simd::RowLines<Target, U, Stream> run(out, U{0}, Traits<T>::one);
+        for_each_group_run(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t, std::ptrdiff_t in_step, std::ptrdiff_t,
+                                          std::size_t count) {
+          // A copy the compiler keeps in registers: the object itself, reached from this
+          // lambda, was loaded and stored back around every streamed store (which may alias
+          // it), and rows of 100 ran at 0.77 of the streamed copy in cache against 0.93.
+          auto lines = run;
+          for (std::size_t j = 0; j < count; ++j, in_offset += in_step) lines.row(row, first_maximum(in + in_offset));
+          run = lines;
+        });
+        run.finish();
+      };
+      if (stores == StoreStrategy::stream) write(std::true_type{});
+      else write(std::false_type{});
+    }
+  }
+
+#if defined(__AVX512BW__)
+  using R = simd::RawFloats<64>;
+  static constexpr std::size_t lanes = R::lanes;
+  // How far ahead a row asks for its input: rows of a few hundred bytes leave the hardware
+  // prefetcher too little of each row to follow (rows of 100 out of cache: 0.61 of memcpy
+  // without, 0.80-0.82 with 2 KiB, 0.82-0.83 with 4 KiB).
+  static constexpr std::ptrdiff_t prefetch_bytes = 2048;
+
+  // The position of the first maximum of the n >= lanes floats at p, or -1 when they hold a
+  // NaN. Each lane notes where its maximum first appeared (an ordered greater-than: a repeat or
+  // a -0.0 after +0.0 keeps the earlier position); the first maximum is the least position
+  // among the lanes that hold the largest (-0.0 equals +0.0). A last vector that overlaps the
+  // one before repeats elements, which keep their positions.
+  [[gnu::always_inline]] static std::ptrdiff_t scan(const float* p, std::size_t n) {
+    using V = typename R::V;
+    using P = typename R::Positions;
+    V hi = R::load(p);
+    P at = R::lane_positions(), here = at;
+    V seen = R::note_non_finite(R::none_infinite(), hi);
+    const auto fold = [&](std::size_t i, P where) [[gnu::always_inline]] {
+      const V x = R::load(p + i);
+      at = R::note_greater(at, x, hi, where);
+      hi = R::max(hi, x);
+      seen = R::note_non_finite(seen, x);
+    };
+    std::size_t i = lanes;
+    for (; i + lanes <= n; i += lanes) {
+      simd::prefetch_ahead(p + i, prefetch_bytes);
+      here = R::advance(here, lanes);
+      fold(i, here);
+    }
+    if (i < n) fold(n - lanes, R::advance(R::lane_positions(), n - lanes));
+    if (R::any_non_finite(seen)) return -1;
+    return static_cast<std::ptrdiff_t>(R::first_position(hi, at, R::max_across(hi)));
+  }
+#endif
+};
+
+}  // namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail
