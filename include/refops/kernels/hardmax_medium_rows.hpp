@@ -5,8 +5,8 @@
 // One loop per call: each row is scanned once in 16-lane vectors, every lane noting where its
 // maximum first appeared (no second look at the row, no call per row), and on a dense output
 // its lines are written while the next row is read (simd::RowLines: built in registers, plain
-// or streamed whole, no branch on where the 1 is). A row that holds a NaN is handed to the
-// key-based scan (Rows::first_maximum), which orders it by the call's NanMode.
+// or streamed whole, no branch on where the 1 is). A row that holds a NaN or an infinity is
+// handed to the key-based scan (Rows::first_maximum), which orders NaNs by the call's NanMode.
 //
 // Rows::run_medium_rows, the loop this replaces, runs AVX2 vectors (AVX-512 gives medium rows
 // to AVX2's loops: short_rows_target), calls a function per row and writes each row through
@@ -44,7 +44,7 @@ struct MediumRows {
 #else
   static constexpr bool available = false;
 #endif
-  using Full = Rows<Target, T>;  // the key-based scan for rows with a NaN, and write_part
+  using Full = Rows<Target, T>;  // the key-based scan for rows scan() leaves, and write_part
   using U = typename Full::U;
   using K = typename Full::K;
 
@@ -111,7 +111,8 @@ struct MediumRows {
   static constexpr std::ptrdiff_t prefetch_bytes = 2048;
 
   // The position of the first maximum of the n >= lanes floats at p, or -1 when they hold a
-  // NaN. Each lane notes where its maximum first appeared (an ordered greater-than: a repeat or
+  // NaN or an infinity (R::note_non_finite, one operation a vector, cannot tell them apart; such
+  // rows are rare, and the key-based scan takes them). Each lane notes where its maximum first appeared (an ordered greater-than: a repeat or
   // a -0.0 after +0.0 keeps the earlier position); the first maximum is the least position
   // among the lanes that hold the largest (-0.0 equals +0.0). A last vector that overlaps the
   // one before repeats elements, which keep their positions.
