@@ -160,10 +160,11 @@ class RowLines {
     pending_.fill(batch(off));
   }
 
-  // The next row: n elements, the OnValue at one_at (< n). Rows shorter than U counts, less a
-  // line (FLOAT32's rows of up to 4 Gi elements, FLOAT16's up to 65504).
+  // The next row: n elements, the OnValue at one_at (< n). Rows of at least a line (so each
+  // completes the line it starts in) and shorter than U counts, less a line (FLOAT32's rows of
+  // up to 4 Gi elements, FLOAT16's up to 65504).
   [[gnu::always_inline]] void row(std::size_t n, std::size_t one_at) {
-    assert(n + line <= std::size_t{std::numeric_limits<U>::max()});
+    assert(n >= line && n + line <= std::size_t{std::numeric_limits<U>::max()});
     const std::size_t end = fill_ + n, whole = end / line;
     // The OnValue's lane counted from the current line's start, one line less each line: only
     // in its own line is it a lane number (before it, a line or more; after it, wrapped to a
@@ -171,12 +172,7 @@ class RowLines {
     // generic tuning, mispredicted once a row (rows of 100 in cache ran 1.5 times longer).
     batch on_lane(static_cast<U>(fill_ + one_at));
     const batch line_step(static_cast<U>(line));
-    std::array<batch, vectors> v = with_on(pending_, on_lane);
-    if (whole == 0) {
-      pending_ = v;
-      fill_ = end;
-      return;
-    }
+    const std::array<batch, vectors> v = with_on(pending_, on_lane);
     if (head_ != 0) [[unlikely]] {
       store_elements(v, head_, line);  // the run's first line, shared with what lies before it
       head_ = 0;
