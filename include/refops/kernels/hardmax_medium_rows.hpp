@@ -72,7 +72,7 @@ struct MediumRows {
       U* out = reinterpret_cast<U*>(out_elements);
       const std::size_t row = plan.reduced.sizes[0];
       const K nan = nan_key<T>(mode);
-      const auto first_maximum = [&](const T* g) [[gnu::always_inline]] {
+      const auto first_maximum = [&](const T* g) __attribute__((always_inline)) {
         const std::ptrdiff_t at = scan(g, row);
         return at >= 0 ? static_cast<std::size_t>(at) : Full::first_maximum(g, row, nan);
       };
@@ -122,7 +122,7 @@ struct MediumRows {
     V hi = R::load(p);
     P at = R::lane_positions(), here = at;
     V seen = R::note_non_finite(R::none_infinite(), hi);
-    const auto fold = [&](std::size_t i, P where) [[gnu::always_inline]] {
+    const auto fold = [&](std::size_t i, P where) __attribute__((always_inline)) {
       const V x = R::load(p + i);
       at = R::note_greater(at, x, hi, where);
       hi = R::max(hi, x);
