@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include <refops/kernels/hardmax_medium_rows.hpp>
 #include <refops/kernels/hardmax_rows.hpp>
 #include <refops/refops.hpp>
 
@@ -48,8 +49,8 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
     c.choice = KernelChoice{"line_prefetch", {1, 2}, detail::force_hardmax_line_prefetch};
   // FLOAT32 medium rows on AVX-512 take one of two loops by the host
   // (kernels/hardmax_medium_rows.hpp, full_width_medium_rows): 1 AVX2's, 2 the full-width one.
-  const std::uint32_t row = sizes[sizes.size() - 1];
-  if (axes.size() == 1 && axes[0] == sizes.size() - 1 && type == DataType::float32 && row > 64 && row <= 256)
+  if (axes.size() == 1 && axes[0] == sizes.size() - 1 &&
+      kernels::hardmax_detail::medium_rows(sizes[sizes.size() - 1], size_of(type)))
     c.choice = KernelChoice{"medium_loop", {1, 2}, detail::force_hardmax_medium_loop};
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <refops/kernels/hardmax_medium_rows.hpp>
 #include <refops/kernels/hardmax_rows.hpp>
 #include <refops/refops.hpp>
 
@@ -83,13 +84,12 @@ inline bool takes_whole_line_rows(const Hardmax1Desc& desc) {
 }
 
 // True when desc reduces its last axis only, in FLOAT32 rows of medium length, which AVX-512
-// gives to one of two loops by the host (kernels/hardmax_medium_rows.hpp,
-// full_width_medium_rows): longer than eight AVX2 vectors, at most a block of 256.
+// gives to one of two loops by the host (kernels/hardmax_medium_rows.hpp, medium_rows and
+// full_width_medium_rows).
 inline bool takes_medium_rows(const Hardmax1Desc& desc) {
   const auto last = desc.input.sizes.size() - 1;
-  const std::uint32_t n = desc.input.sizes[last];
-  return desc.axes.size() == 1 && desc.axes[0] == last && desc.input.data_type == DataType::float32 && n > 64 &&
-         n <= 256;
+  return desc.axes.size() == 1 && desc.axes[0] == last &&
+         kernels::hardmax_detail::medium_rows(desc.input.sizes[last], size_of(desc.input.data_type));
 }
 
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,

@@ -37,6 +37,14 @@ inline bool full_width_medium_rows() {
   return forced == 0 ? simd::intel_cpu() : forced == 2;
 }
 
+// True for rows of `row` elements of `element_bytes` that MediumRows takes where the rule lets
+// it: FLOAT32, longer than the short-row loops' eight AVX2 vectors, at most a block of 1 KiB
+// (Rows::takes_medium_rows). The benchmark's and the tests' forced rows, as whole_line_rows.
+constexpr bool medium_rows(std::size_t row, std::size_t element_bytes) {
+  constexpr std::size_t avx2_bytes = 32, short_vectors = 8, block_bytes = 1024;
+  return element_bytes == 4 && row > short_vectors * avx2_bytes / element_bytes && row * element_bytes <= block_bytes;
+}
+
 template <class Target, class T>
 struct MediumRows {
 #if defined(__AVX512BW__)
@@ -55,16 +63,13 @@ struct MediumRows {
 
   // A dense output is written in whole lines while the rows are read (streamed in cache where
   // streaming is far ahead of memset: choose_stores). Any other output is written row by row
-  // (write_part), whose lines a row that does not start on one splits.
+  // (write_part), as Rows' loop writes it, by the same rule for the lines rows split.
   static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes, const T*) {
     const bool dense = Full::dense_output(plan.all);
-    const simd::LoopNest<2>& all = plan.all;
-    const std::ptrdiff_t row_step = all.rank >= 2 ? all.strides[1][all.rank - 2] : 0;
-    const auto step_bytes = static_cast<std::size_t>(row_step) * sizeof(T);
     return {.output_bytes = output_bytes,
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .writes_lines_while_reading = dense,
-            .stream_splits_lines = !dense && step_bytes % simd::cache_line_bytes != 0};
+            .stream_splits_lines = !dense && Full::rows_split_lines(plan)};
   }
 
   static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
@@ -104,6 +109,9 @@ struct MediumRows {
   }
 
 #if defined(__AVX512BW__)
+  using Short = Rows<short_rows_target<Target>, T>;
+  static_assert(!available || (Short::max_short_vectors * Short::lanes == 64 && Short::max_medium_row_bytes == 1024),
+                "medium_rows() states Rows' bounds");
   using R = simd::RawFloats<64>;
   static constexpr std::size_t lanes = R::lanes;
   // How far ahead a row asks for its input: rows of a few hundred bytes leave the hardware

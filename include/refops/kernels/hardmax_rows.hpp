@@ -1387,20 +1387,27 @@ struct Rows : Lanes<Target, T> {
   // `stream`); every other rows path computes each vector. Every path reads while it writes,
   // so rows off the vector grid but on the 16-byte grid (NumPy's arrays) would stream in
   // 16-byte pieces while reading.
+  // Whether rows written one at a time, streamed, split lines between rows far apart in time
+  // (StoreNeeds::stream_splits_lines): unless the rows start on a line. Streamed against plain,
+  // of memcpy (Zen 1, one thread, 256 MiB): rows of 100 FLOAT32 (400 bytes) 0.35 / 0.50, of 200
+  // 0.51 / 0.58, of 300 (1200 bytes) 0.57 / 0.58, of 500 0.72-0.75 / 0.60, of 1024 at +16 bytes
+  // 0.97 / 0.73; off the 16-byte grid, rows of 250 0.35 / 0.56 and of 1001 0.54 / 0.59.
+  static bool rows_split_lines(const Plan& plan) {
+    const simd::LoopNest<2>& all = plan.all;
+    const std::ptrdiff_t row_step = all.rank >= 2 ? all.strides[1][all.rank - 2] : 0;
+    const std::size_t row_bytes = plan.reduced.sizes[0] * sizeof(T);
+    const auto step_bytes = static_cast<std::size_t>(row_step) * sizeof(T);
+    return step_bytes % simd::cache_line_bytes != 0 && (step_bytes % 16 != 0 || row_bytes < 1024);
+  }
+
   static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes, const T* out) {
     const bool zero_background = takes_interleaved(plan) && dense_output(plan.all);
     const simd::LoopNest<2>& all = plan.all;
     const std::ptrdiff_t row_step = all.rank >= 2 ? all.strides[1][all.rank - 2] : 0;
-    // Long rows split a line between two rows unless the rows start on a line. Streamed
-    // against plain, of memcpy (Zen 1, one thread, 256 MiB): rows of 100 FLOAT32 (400 bytes)
-    // 0.35 / 0.50, of 200 0.51 / 0.58, of 300 (1200 bytes) 0.57 / 0.58, of 500 0.72-0.75 /
-    // 0.60, of 1024 at +16 bytes 0.97 / 0.73; off the 16-byte grid, rows of 250 0.35 / 0.56 and
-    // of 1001 0.54 / 0.59.
-    const std::size_t row_bytes = plan.reduced.sizes[0] * sizeof(T);
-    const auto step_bytes = static_cast<std::size_t>(row_step) * sizeof(T);
-    // Medium rows on a dense output stream as one run (run_medium_rows).
-    const bool splits_lines = (takes_long_rows(plan) || (takes_medium_rows(plan) && !dense_output(all))) &&
-                              step_bytes % simd::cache_line_bytes != 0 && (step_bytes % 16 != 0 || row_bytes < 1024);
+    // Long rows, and medium rows off a dense output (on one they stream as one run:
+    // run_medium_rows), are written a row at a time.
+    const bool splits_lines =
+        (takes_long_rows(plan) || (takes_medium_rows(plan) && !dense_output(all))) && rows_split_lines(plan);
     return {.output_bytes = output_bytes,
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .zero_background = zero_background,
