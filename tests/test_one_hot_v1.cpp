@@ -3,6 +3,7 @@
 // oracle on every path; and each of its rules broken once (OpenVINO's names in the fields).
 #include <refops/refops.hpp>
 
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -61,6 +62,35 @@ void check_generated(TestRng& rng, int cases, DataType index_type, DataType valu
     });
     check_against_oracle(desc, indices);
   }
+}
+
+// Axis 0 of long rows of contiguous indices: the compare-and-select path compares indices of
+// the output's width as they are (index j - depth when they wrap), so every index near 0,
+// near +-depth and at I's extremes, under ignore and under normalize, on every arch.
+template <class I>
+void check_axis_0_rows(DataType index_type, Scalar on_value, Scalar off_value) {
+  constexpr std::uint32_t columns = 1040;  // vectors of every width, and a tile and a part
+  for (std::int64_t depth : {1, 3, 17, 64}) {
+    const auto as_index = [](std::int64_t v) { return static_cast<I>(v); };  // negatives modulo 2^n when unsigned
+    const I edges[] = {as_index(0),          as_index(1),          as_index(depth - 1),
+                       as_index(depth),      as_index(depth + 1),  as_index(-1),
+                       as_index(-depth),     as_index(-depth - 1), as_index(-depth + 1),
+                       std::numeric_limits<I>::min(), std::numeric_limits<I>::max()};
+    const TensorDesc index_desc{index_type, {columns}, {}, 0};
+    Buffer indices = Buffer::for_tensor(index_desc);
+    for (std::uint32_t c = 0; c < columns; ++c)
+      set_scalar(indices, index_desc, {c}, Scalar::of(edges[(c * 7) % std::size(edges)]));
+    for (NegativeIndices mode : {NegativeIndices::ignore, NegativeIndices::normalize})
+      check_against_oracle({index_desc, depth, on_value, off_value, 0, mode}, indices);
+  }
+}
+
+TEST_CASE("OneHot-1: axis 0 compares indices as wide as the output's elements exactly",
+          "[one_hot][one_hot_v1][generated]") {
+  check_axis_0_rows<std::int32_t>(DataType::int32, Scalar::of(1.5f), Scalar::of(-0.25f));
+  check_axis_0_rows<std::uint32_t>(DataType::uint32, Scalar::of(std::int32_t{7}), Scalar::of(std::int32_t{-3}));
+  check_axis_0_rows<std::int64_t>(DataType::int64, Scalar::of(2.5), Scalar::of(-1.0));
+  check_axis_0_rows<std::uint64_t>(DataType::uint64, Scalar::of(std::uint64_t{9}), Scalar::of(std::uint64_t{4}));
 }
 
 bool has(const std::vector<Diagnostic>& d, const std::string& field, const std::string& says) {
