@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include <refops/kernels/hardmax_medium_rows.hpp>
+#include <refops/kernels/hardmax_full_width_rows.hpp>
 #include <refops/kernels/hardmax_rows.hpp>
 #include <refops/refops.hpp>
 
@@ -47,11 +47,11 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
                                  kernels::hardmax_detail::whole_line_rows(sizes[sizes.size() - 1], size_of(type));
   if (whole_line_blocks && bytes > (std::size_t{64} << 20))
     c.choice = KernelChoice{"line_prefetch", {1, 2}, detail::force_hardmax_line_prefetch};
-  // FLOAT32 medium rows on AVX-512 take one of two loops by the host
-  // (kernels/hardmax_medium_rows.hpp, full_width_medium_rows): 1 AVX2's, 2 the full-width one.
+  // FLOAT32 medium and long rows on AVX-512 take one of two loops by the host
+  // (kernels/hardmax_full_width_rows.hpp, full_width_loop): 1 Rows' loops, 2 the full-width one.
   if (axes.size() == 1 && axes[0] == sizes.size() - 1 &&
-      kernels::hardmax_detail::medium_rows(sizes[sizes.size() - 1], size_of(type)))
-    c.choice = KernelChoice{"medium_loop", {1, 2}, detail::force_hardmax_medium_loop};
+      kernels::hardmax_detail::full_width_rows(sizes[sizes.size() - 1], size_of(type)))
+    c.choice = KernelChoice{"rows_loop", {1, 2}, detail::force_hardmax_rows_loop};
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);
     auto out = std::make_shared<PageBuffer>(bytes, 0x5A, out_offset);

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <refops/kernels/hardmax_medium_rows.hpp>
+#include <refops/kernels/hardmax_full_width_rows.hpp>
 #include <refops/kernels/hardmax_rows.hpp>
 #include <refops/refops.hpp>
 
@@ -63,7 +63,7 @@ inline Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance
 
 // Forces one of the HARDMAX kernel's host-dependent choices while it lives
 // (ops/hardmax_tuning.hpp: force_hardmax_pass_rows, force_hardmax_line_prefetch,
-// force_hardmax_medium_loop); 0 is the rule.
+// force_hardmax_rows_loop); 0 is the rule.
 class ForcedChoice {
  public:
   ForcedChoice(void (*force)(std::size_t), std::size_t value) : force_(force) { force_(value); }
@@ -83,21 +83,21 @@ inline bool takes_whole_line_rows(const Hardmax1Desc& desc) {
          kernels::hardmax_detail::whole_line_rows(desc.input.sizes[last], size_of(desc.input.data_type));
 }
 
-// True when desc reduces its last axis only, in FLOAT32 rows of medium length, which AVX-512
-// gives to one of two loops by the host (kernels/hardmax_medium_rows.hpp, medium_rows and
-// full_width_medium_rows).
-inline bool takes_medium_rows(const Hardmax1Desc& desc) {
+// True when desc reduces its last axis only, in FLOAT32 rows of medium length or longer, which
+// AVX-512 gives to one of two loops by the host (kernels/hardmax_full_width_rows.hpp,
+// full_width_rows and full_width_loop; long rows only on a dense output).
+inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
   const auto last = desc.input.sizes.size() - 1;
   return desc.axes.size() == 1 && desc.axes[0] == last &&
-         kernels::hardmax_detail::medium_rows(desc.input.sizes[last], size_of(desc.input.data_type));
+         kernels::hardmax_detail::full_width_rows(desc.input.sizes[last], size_of(desc.input.data_type));
 }
 
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
 // and chosen per call) and compares the whole output buffer with the oracle's. A kept last
 // axis (the columns path) runs again with passes of 2 rows, which the rule keeps for inputs
 // larger than the last-level cache (these take 4); rows that take the whole-line loop run with
-// its prefetch forced each way, and FLOAT32 medium rows on each of their two loops (the rules
-// take one by the CPU's vendor).
+// its prefetch forced each way, and FLOAT32 medium and long rows on each of their two loops
+// (the rules take one by the CPU's vendor).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
@@ -114,9 +114,9 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
     choices.push_back({detail::force_hardmax_line_prefetch, 1, "whole-line blocks never prefetch"});
     choices.push_back({detail::force_hardmax_line_prefetch, 2, "whole-line blocks prefetch"});
   }
-  if (takes_medium_rows(desc)) {
-    choices.push_back({detail::force_hardmax_medium_loop, 1, "medium rows on AVX2's loop"});
-    choices.push_back({detail::force_hardmax_medium_loop, 2, "medium rows on the full-width loop"});
+  if (takes_full_width_rows(desc)) {
+    choices.push_back({detail::force_hardmax_rows_loop, 1, "medium and long rows on Rows' loops"});
+    choices.push_back({detail::force_hardmax_rows_loop, 2, "medium and long rows on the full-width loop"});
   }
   for (const Choice& choice : choices) {
     INFO(choice.name);

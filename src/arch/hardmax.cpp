@@ -35,8 +35,8 @@ void force_line_prefetch(std::size_t choice) {
   kernels::hardmax_detail::forced_line_prefetch.store(choice, std::memory_order_relaxed);
 }
 
-void force_medium_loop(std::size_t choice) {
-  kernels::hardmax_detail::forced_medium_loop.store(choice, std::memory_order_relaxed);
+void force_rows_loop(std::size_t choice) {
+  kernels::hardmax_detail::forced_rows_loop.store(choice, std::memory_order_relaxed);
 }
 
 void run_hardmax(const HardmaxCall& c) {

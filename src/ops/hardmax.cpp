@@ -28,8 +28,8 @@ void force_hardmax_line_prefetch(std::size_t choice) {
     if (table[a] != nullptr) table[a](choice);
 }
 
-void force_hardmax_medium_loop(std::size_t choice) {
-  static const auto table = REFOPS_ARCH_TABLE(force_medium_loop);
+void force_hardmax_rows_loop(std::size_t choice) {
+  static const auto table = REFOPS_ARCH_TABLE(force_rows_loop);
   for (Arch a : all_archs)
     if (table[a] != nullptr) table[a](choice);
 }

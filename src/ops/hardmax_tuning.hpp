@@ -21,10 +21,10 @@ std::size_t forced_hardmax_pass_rows();
 void force_hardmax_line_prefetch(std::size_t choice);
 REFOPS_DECLARE_PER_ARCH(void force_line_prefetch(std::size_t choice);)
 
-// Which loop takes AVX-512's FLOAT32 medium rows (kernels/hardmax_medium_rows.hpp,
-// full_width_medium_rows): 1 AVX2's loop, 2 the full-width one, for every later call; 0
-// restores the kernel's rule. Each instruction set keeps its own copy, as above.
-void force_hardmax_medium_loop(std::size_t choice);
-REFOPS_DECLARE_PER_ARCH(void force_medium_loop(std::size_t choice);)
+// Which loops take AVX-512's FLOAT32 medium and long rows (kernels/hardmax_full_width_rows.hpp,
+// full_width_loop): 1 Rows' loops (AVX2's for medium rows), 2 the full-width one, for every
+// later call; 0 restores the kernel's rule. Each instruction set keeps its own copy, as above.
+void force_hardmax_rows_loop(std::size_t choice);
+REFOPS_DECLARE_PER_ARCH(void force_rows_loop(std::size_t choice);)
 
 }  // namespace refops::detail

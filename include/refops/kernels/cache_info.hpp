@@ -181,6 +181,13 @@ inline bool intel_cpu() {
   return intel;
 }
 
+// A choice taken by the vendor rule (yes on Intel CPUs) unless `forced` says otherwise: 0 the
+// rule, 1 no, 2 yes (the benchmark's forced rows and the tests set it).
+inline bool intel_unless_forced(const std::atomic<std::size_t>& forced) {
+  const std::size_t f = forced.load(std::memory_order_relaxed);
+  return f == 0 ? intel_cpu() : f == 2;
+}
+
 // Read once per process (per instruction-set copy of this header).
 inline const CacheTopology& cache_topology() {
   static const CacheTopology topology = cache_detail::detect();

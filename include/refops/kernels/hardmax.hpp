@@ -1,14 +1,14 @@
 // HARDMAX / HARDMAX1 typed kernels (SPEC section 4): the public entry point and the choice of
 // path. The semantics and what the paths share are in hardmax_core.hpp; the paths in
-// hardmax_rows.hpp (reduced innermost dimension), hardmax_medium_rows.hpp (AVX-512's FLOAT32
-// medium rows, by the host) and hardmax_columns.hpp (kept innermost dimension); any other
+// hardmax_rows.hpp (reduced innermost dimension), hardmax_full_width_rows.hpp (AVX-512's FLOAT32
+// medium and long rows, by the host) and hardmax_columns.hpp (kept innermost dimension); any other
 // shape runs the scalar reference.
 #pragma once
 
 #include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/hardmax_columns.hpp>
 #include <refops/kernels/hardmax_core.hpp>
-#include <refops/kernels/hardmax_medium_rows.hpp>
+#include <refops/kernels/hardmax_full_width_rows.hpp>
 #include <refops/kernels/hardmax_rows.hpp>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
@@ -36,7 +36,7 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
         Path::run_rows(plan, input.data(), output.data(), mode, stores);
         simd::finish_stores<Target>(stores);
       };
-      if (MediumRows<Target, T>::takes(plan)) return run_rows_with(std::type_identity<MediumRows<Target, T>>{});
+      if (FullWidthRows<Target, T>::takes(plan)) return run_rows_with(std::type_identity<FullWidthRows<Target, T>>{});
       using Short = Rows<short_rows_target<Target>, T>;
       if (Short::takes_short_loops(plan) || Short::takes_medium_rows(plan))
         return run_rows_with(std::type_identity<Short>{});

@@ -49,10 +49,7 @@ using short_rows_target = std::conditional_t<std::is_base_of_v<xsimd::avx512f, T
 // forced_line_prefetch (1: never, 2: always; 0: the rule) forces it for the benchmark's rows
 // and the tests (detail::force_hardmax_line_prefetch sets every instruction set's copy).
 inline std::atomic<std::size_t> forced_line_prefetch{0};
-inline bool whole_line_prefetch() {
-  const std::size_t forced = forced_line_prefetch.load(std::memory_order_relaxed);
-  return forced == 0 ? simd::intel_cpu() : forced == 2;
-}
+inline bool whole_line_prefetch() { return simd::intel_unless_forced(forced_line_prefetch); }
 
 // True for packed rows of `row` elements of `element_bytes` (FLOAT32 or FLOAT16) whose streamed
 // blocks take the whole-line loop: longer than one AVX2 vector, shorter than two, and 8 of them
@@ -1154,7 +1151,7 @@ struct Rows : Lanes<Target, T> {
 
   // ---- medium rows: one row of at most a block, longer than the short-row loops take ----
   //
-  // (On Intel CPUs AVX-512's FLOAT32 medium rows take hardmax_medium_rows.hpp's loop instead.)
+  // (On Intel CPUs AVX-512's FLOAT32 medium rows take hardmax_full_width_rows.hpp's loop instead.)
   //
   // Rows of 100 FLOAT32 (100 classes) and the like: each row scanned as one block, its first
   // maximum located in L1, its output written at once. The long-row loop's interleaving of a
@@ -1216,6 +1213,8 @@ struct Rows : Lanes<Target, T> {
     run.write(in_block * row, false);
   }
 
+  // (On Intel CPUs AVX-512's FLOAT32 long rows on a dense output take hardmax_full_width_rows.hpp's
+  // loop instead.)
   // One row per group: each row read writes the tail of the row before last and the head of
   // the last row (PendingRow), then what is left after the last row.
   static void run_long_rows(const simd::LoopNest<2>& kept, std::size_t row, const T* in, U* out, K nan, K stop,

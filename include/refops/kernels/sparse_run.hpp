@@ -141,12 +141,13 @@ class SparseRun {
 };
 
 // Rows that follow each other in memory, each all OffValue but for one OnValue, written a
-// cache line at a time as each row comes (HARDMAX's medium rows: a row's output leaves while
-// the next row is read). Every line is built in registers and stored whole, plain or streamed
-// as `Stream` says; only the lines at the run's two ends, shared with whatever lies around the
-// run, are stored element by element, plain. No branch depends on where a row's OnValue is:
-// each line selects it by a compare of lane positions (a branch per line mispredicted about
-// once a row, a row being a few lines). The elements must be aligned to sizeof(U).
+// cache line at a time as each row comes (HARDMAX's medium and long rows: a row's output leaves
+// while the next row is read, a medium row's at once, a long row's a line at a time). Every
+// line is built in registers and stored whole, plain or streamed as `Stream` says; only the
+// lines at the run's two ends, shared with whatever lies around the run, are stored element
+// by element, plain. No branch depends on where a row's OnValue is: each line selects it by a
+// compare of lane positions (a branch per line mispredicted about once a row, a row being a
+// few lines). The elements must be aligned to sizeof(U).
 template <class Target, class U, bool Stream>
 class RowLines {
   using batch = xsimd::batch<U, Target>;
@@ -154,7 +155,8 @@ class RowLines {
   static_assert(vectors * lanes == line, "a line is whole vectors");
 
  public:
-  RowLines(U* at, U off, U on) : run_(at), off_(off), on_(on), position_(lane_positions<Target, U, vectors>()) {
+  RowLines(U* at, U off, U on)
+      : run_(at), off_(off), on_(on), position_(lane_positions<Target, U, vectors>()), on_lane_(U{0}) {
     head_ = fill_ = (reinterpret_cast<std::uintptr_t>(at) % cache_line_bytes) / sizeof(U);
     line_ = -static_cast<std::ptrdiff_t>(head_);
     pending_.fill(batch(off));
@@ -162,35 +164,54 @@ class RowLines {
 
   // The next row: n elements, the OnValue at one_at (< n). Rows of at least a line (so each
   // completes the line it starts in) and shorter than U counts, less a line (FLOAT32's rows of
-  // up to 4 Gi elements, FLOAT16's up to 65504).
+  // up to 4 Gi elements, FLOAT16's up to 65504). All its lines at once: start, the rest, end.
   [[gnu::always_inline]] void row(std::size_t n, std::size_t one_at) {
+    start(n, one_at);
+    for (; next_ < whole_; ++next_) store_next_line();
+    end();
+  }
+
+  // The same row a line at a time, for a long row written while the next one is read: start()
+  // stores its first line (completing the line the row before ended in), each step() its next
+  // whole line while there is one (as SpanWriter::step), end() whatever step() left, keeping
+  // the last partial line.
+  [[gnu::always_inline]] void start(std::size_t n, std::size_t one_at) {
     assert(n >= line && n + line <= std::size_t{std::numeric_limits<U>::max()});
-    const std::size_t end = fill_ + n, whole = end / line;
+    const std::size_t end = fill_ + n;
+    whole_ = end / line;
+    next_fill_ = end - whole_ * line;
     // The OnValue's lane counted from the current line's start, one line less each line: only
     // in its own line is it a lane number (before it, a line or more; after it, wrapped to a
     // large U). No branch on where it is: a condition per line, which GCC made a branch under
     // generic tuning, mispredicted once a row (rows of 100 in cache ran 1.5 times longer).
-    batch on_lane(static_cast<U>(fill_ + one_at));
-    const batch line_step(static_cast<U>(line));
-    const std::array<batch, vectors> v = with_on(pending_, on_lane);
+    on_lane_ = batch(static_cast<U>(fill_ + one_at));
+    const std::array<batch, vectors> v = with_on(pending_, on_lane_);
     if (head_ != 0) [[unlikely]] {
       store_elements(v, head_, line);  // the run's first line, shared with what lies before it
       head_ = 0;
     } else {
       store_line(run_ + line_, v);
     }
+    next_ = 1;
+  }
+  [[gnu::always_inline]] void step() {
+    if (next_ < whole_) {
+      store_next_line();
+      ++next_;
+    }
+  }
+  [[gnu::always_inline]] void end() {
+    if (whole_ == 0) return;  // no row started (a started row ends at least one line)
+    for (; next_ < whole_; ++next_) store_next_line();
     std::array<batch, vectors> off_line;
     off_line.fill(batch(off_));
-    for (std::size_t l = 1; l < whole; ++l) {
-      on_lane -= line_step;
-      store_line(run_ + line_ + static_cast<std::ptrdiff_t>(l * line), with_on(off_line, on_lane));
-    }
-    pending_ = with_on(off_line, on_lane - line_step);
-    fill_ = end - whole * line;
-    line_ += static_cast<std::ptrdiff_t>(whole * line);
+    pending_ = with_on(off_line, on_lane_ - batch(static_cast<U>(line)));
+    fill_ = next_fill_;
+    line_ += static_cast<std::ptrdiff_t>(whole_ * line);
+    whole_ = next_ = 0;  // no row started: step() and end() store nothing
   }
 
-  // Stores what the last line holds of the run (shared with what lies after it).
+  // Stores what the last line holds of the run (shared with what lies after it), after end().
   void finish() {
     if (fill_ > head_) store_elements(pending_, head_, fill_);
   }
@@ -201,6 +222,13 @@ class RowLines {
     std::array<batch, vectors> v;
     for (std::size_t c = 0; c < vectors; ++c) v[c] = xsimd::select(position_[c] == at, batch(on_), base[c]);
     return v;
+  }
+  // Line next_ of the started row (not its first).
+  [[gnu::always_inline]] void store_next_line() {
+    std::array<batch, vectors> off_line;
+    off_line.fill(batch(off_));
+    on_lane_ -= batch(static_cast<U>(line));
+    store_line(run_ + line_ + static_cast<std::ptrdiff_t>(next_ * line), with_on(off_line, on_lane_));
   }
   [[gnu::always_inline]] static void store_line(U* p, const std::array<batch, vectors>& v) {
     for (std::size_t c = 0; c < vectors; ++c) {
@@ -218,11 +246,14 @@ class RowLines {
   // The current line starts line_ elements from the run's start (-head_ for the first line, so
   // only an index: a pointer there could point before the output), the next row fill_ elements
   // into it. head_: elements of the run's first line before the run, while it is not stored.
+  // A started row: whole_ lines from line_ end in it, next_ of them stored, next_fill_ elements
+  // of it in the line after them; on_lane_ its OnValue's lane counted from line next_ - 1.
   U* run_;
   std::ptrdiff_t line_;
-  std::size_t fill_, head_;
+  std::size_t fill_, head_, whole_ = 0, next_ = 0, next_fill_ = 0;
   U off_, on_;
   std::array<batch, vectors> position_, pending_;  // pending_: the current line so far
+  batch on_lane_;
 };
 
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI
