@@ -88,10 +88,6 @@ struct FullWidthRows {
       U* out = reinterpret_cast<U*>(out_elements);
       const std::size_t row = plan.reduced.sizes[0];
       const K nan = nan_key<T>(mode);
-      const auto first_maximum = [&](const T* g) __attribute__((always_inline)) {
-        const std::ptrdiff_t at = scan(g, row);
-        return at >= 0 ? static_cast<std::size_t>(at) : Full::first_maximum(g, row, nan);
-      };
       const bool lines = stores != StoreStrategy::rep && Full::dense_output(plan.all) &&
                          reinterpret_cast<std::uintptr_t>(out) % sizeof(U) == 0;
       if (takes_long(plan)) {
@@ -101,7 +97,7 @@ struct FullWidthRows {
       }
       if (!lines) {
         for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
-          Full::write_part(out + out_offset, row, first_maximum(in + in_offset), stores);
+          Full::write_part(out + out_offset, row, first_maximum(in + in_offset, row, nan), stores);
         });
         return;
       }
@@ -114,7 +110,8 @@ struct FullWidthRows {
           // (perf annotate; the loop then ran rows of 100 in cache at 0.77 of the streamed copy
           // where a standalone copy of it with its state in registers ran at 0.93).
           auto lines = run;
-          for (std::size_t j = 0; j < count; ++j, in_offset += in_step) lines.row(row, first_maximum(in + in_offset));
+          for (std::size_t j = 0; j < count; ++j, in_offset += in_step)
+            lines.row(row, first_maximum(in + in_offset, row, nan));
           run = lines;
         });
         run.finish();
@@ -137,16 +134,24 @@ struct FullWidthRows {
                                       std::size_t count) {
       auto lines = run;  // in registers: FullWidthRows::run_rows says why
       for (std::size_t j = 0; j < count; ++j, in_offset += in_step) {
-        const T* g = in + in_offset;
-        std::ptrdiff_t at = scan(g, row, [&]() __attribute__((always_inline)) { lines.step(); });
-        if (at < 0) at = static_cast<std::ptrdiff_t>(Full::first_maximum(g, row, nan));
+        const std::size_t at =
+            first_maximum(in + in_offset, row, nan, [&]() __attribute__((always_inline)) { lines.step(); });
         lines.end();
-        lines.start(row, static_cast<std::size_t>(at));
+        lines.start(row, at);
       }
       run = lines;
     });
     run.end();
     run.finish();
+  }
+
+  // The first maximum of the row at g: scan()'s, or for a row it leaves (a NaN or an
+  // infinity) the key-based scan's. each_vector: as scan().
+  template <class EachVector = void (*)()>
+  [[gnu::always_inline]] static std::size_t first_maximum(const T* g, std::size_t row, K nan,
+                                                          EachVector each_vector = [] {}) {
+    const std::ptrdiff_t at = scan(g, row, each_vector);
+    return at >= 0 ? static_cast<std::size_t>(at) : Full::first_maximum(g, row, nan);
   }
 
   using R = simd::RawFloats<64>;
