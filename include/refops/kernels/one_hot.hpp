@@ -328,9 +328,9 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
   // non-negative index; a negative index not wrapped is, unsigned, at least that limit, above
   // every j.
   constexpr std::uint64_t sign_limit = std::uint64_t{1} << (8 * sizeof(U) - 1);
-  [[maybe_unused]] const bool compares_indices =
+  const bool compares_indices =
       sizeof(I) == sizeof(U) && index_step == 1 && (!std::is_signed_v<I> || length <= sign_limit);
-  [[maybe_unused]] const bool wraps = std::is_signed_v<I> && p.wrap_negative;
+  const bool wraps = std::is_signed_v<I> && p.wrap_negative;
   // Flattened: store_span and its loop were calls, a row of 1024 elements each, and each call
   // spilled the lambdas' vectors to the stack and cleared the upper registers (vzeroupper):
   // axis 0 of 16 x 32768 in cache ran at 0.70 of memset, inlined 0.80 (a standalone loop
@@ -345,35 +345,28 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
       n = std::min(t == 0 && head != 0 ? head : inner_tile, count - t);
       const I* index = p.indices + offset[index_operand] + static_cast<std::ptrdiff_t>(t) * index_step;
       U* tile = p.output + offset[out_operand] + static_cast<std::ptrdiff_t>(t);
-      if constexpr (sizeof(I) == sizeof(U)) {
-        if (compares_indices) {
-          const U* raw = reinterpret_cast<const U*>(index);
-          for (std::size_t j = 0; j < length; ++j) {
-            const U here = static_cast<U>(j);
-            const batch j_vector(here), wrapped_j(wraps ? static_cast<U>(here - static_cast<U>(length)) : here);
-            simd::store_span<Target>(
-                tile + static_cast<std::ptrdiff_t>(j) * step, n, stores,
-                [raw, j_vector, wrapped_j, on, off](std::size_t k) {
-                  const batch u = batch::load_unaligned(raw + k);
-                  return xsimd::select(u == j_vector || u == wrapped_j, on, off);
-                },
-                [&](std::size_t k) { return one_hot_position(index[k], length, p.wrap_negative) == j ? p.on : p.off; });
-          }
-          continue;
-        }
+      // What each run compares with j: the indices themselves (j - L matches too when they
+      // wrap), or the positions made of them.
+      const U* source = position;
+      U wrapped_here_offset = 0;  // j - L's distance from j, modulo U's range: L when wrapping
+      if (compares_indices) {
+        source = reinterpret_cast<const U*>(index);
+        if (wraps) wrapped_here_offset = static_cast<U>(length);
+      } else {
+        positions_of<Target>(index, index_step, n, length, p.wrap_negative, position);
       }
-      positions_of<Target>(index, index_step, n, length, p.wrap_negative, position);
       for (std::size_t j = 0; j < length; ++j) {
-        const U here = static_cast<U>(j);
-        const batch j_vector(here);
+        const U here = static_cast<U>(j), wrapped_here = static_cast<U>(here - wrapped_here_offset);
+        const batch j_vector(here), wrapped_j(wrapped_here);
         // Captured by value: vector stores may alias any memory, so operands reached through a
         // reference would be loaded again after every store.
         simd::store_span<Target>(
             tile + static_cast<std::ptrdiff_t>(j) * step, n, stores,
-            [position_at = &position[0], j_vector, on, off](std::size_t k) {
-              return xsimd::select(batch::load_unaligned(position_at + k) == j_vector, on, off);
+            [source, j_vector, wrapped_j, on, off](std::size_t k) {
+              const batch u = batch::load_unaligned(source + k);
+              return xsimd::select(u == j_vector || u == wrapped_j, on, off);
             },
-            [&](std::size_t k) { return position[k] == here ? p.on : p.off; });
+            [&](std::size_t k) { return source[k] == here || source[k] == wrapped_here ? p.on : p.off; });
       }
     }
   });
