@@ -8,6 +8,7 @@
 
 #include <refops/kernels/hardmax_full_width_rows.hpp>
 #include <refops/kernels/hardmax_rows.hpp>
+#include <refops/kernels/hardmax_rows_in_a_vector.hpp>
 #include <refops/refops.hpp>
 
 #include "bench_support.hpp"
@@ -47,10 +48,13 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
                                  kernels::hardmax_detail::whole_line_rows(sizes[sizes.size() - 1], size_of(type));
   if (whole_line_blocks && bytes > (std::size_t{64} << 20))
     c.choice = KernelChoice{"line_prefetch", {1, 2}, detail::force_hardmax_line_prefetch};
-  // FLOAT32 medium and long rows on AVX-512 take one of two loops by the host
-  // (kernels/hardmax_full_width_rows.hpp, full_width_loop): 1 Rows' loops, 2 the full-width one.
+  // FLOAT32 medium and long rows, and rows of 2 to 16, on AVX-512 take one of two loops by the
+  // host (kernels/hardmax_full_width_rows.hpp, full_width_loop; hardmax_rows_in_a_vector.hpp):
+  // 1 Rows' loops, 2 the full-width ones.
+  const std::size_t row = sizes[sizes.size() - 1];
   if (axes.size() == 1 && axes[0] == sizes.size() - 1 &&
-      kernels::hardmax_detail::full_width_rows(sizes[sizes.size() - 1], size_of(type)))
+      (kernels::hardmax_detail::full_width_rows(row, size_of(type)) ||
+       kernels::hardmax_detail::rows_in_a_vector(row, size_of(type))))
     c.choice = KernelChoice{"rows_loop", {1, 2}, detail::force_hardmax_rows_loop};
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);
@@ -92,9 +96,10 @@ REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_2MiB", DataType::float32
 REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16_negative", DataType::float32, {4194304, 16}, {1}, 0, Values::negative));
 REFOPS_BENCH_CASE(hardmax_case("f32_32768x16_rows_of_16_negative_2MiB", DataType::float32, {32768, 16}, {1}, 0, Values::negative));
 // Rows that are not whole vectors: 10, 40, 100, 250 and 1000 classes (FLOAT16: 20), and rows
-// shorter than a vector (16 bytes: four FLOAT32, eight FLOAT16). Rows of 250 FLOAT32 (1000
-// bytes) are near the longest the medium-row loop takes (a 1 KiB block). Rows of 10 at +16
-// bytes start their whole-line blocks six rows in (hardmax_rows.hpp, stream_block_lines).
+// shorter than a vector (16 bytes: four FLOAT32, eight FLOAT16; 8 bytes: two FLOAT32). Rows of
+// 250 FLOAT32 (1000 bytes) are near the longest the medium-row loop takes (a 1 KiB block).
+// Rows of 10 at +16 bytes start their whole-line blocks six rows in (hardmax_rows.hpp,
+// stream_block_lines).
 REFOPS_BENCH_CASE(hardmax_case("f32_6710886x10_rows_of_10", DataType::float32, {6710886, 10}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_6710886x10_rows_of_10", DataType::float32, {6710886, 10}, {1}, numpy_offset));
 REFOPS_BENCH_CASE(hardmax_case("f32_52428x10_rows_of_10_2MiB", DataType::float32, {52428, 10}, {1}));
@@ -108,6 +113,8 @@ REFOPS_BENCH_CASE(hardmax_case("f16_6710886x20_rows_of_20", DataType::float16, {
 REFOPS_BENCH_CASE(hardmax_case("f16_52428x20_rows_of_20_2MiB", DataType::float16, {52428, 20}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f16_16777216x8_rows_of_8", DataType::float16, {16777216, 8}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_131072x4_rows_of_4_2MiB", DataType::float32, {131072, 4}, {1}));
+// Two classes (a binary choice): rows of 8 bytes, which Rows' loops take a row at a time.
+REFOPS_BENCH_CASE(hardmax_case("f32_33554432x2_rows_of_2", DataType::float32, {33554432, 2}, {1}));
 
 }  // namespace
 }  // namespace refops::bench

@@ -13,6 +13,7 @@
 
 #include <refops/kernels/hardmax_full_width_rows.hpp>
 #include <refops/kernels/hardmax_rows.hpp>
+#include <refops/kernels/hardmax_rows_in_a_vector.hpp>
 #include <refops/refops.hpp>
 
 #include "hardmax_oracle.hpp"
@@ -83,21 +84,24 @@ inline bool takes_whole_line_rows(const Hardmax1Desc& desc) {
          kernels::hardmax_detail::whole_line_rows(desc.input.sizes[last], size_of(desc.input.data_type));
 }
 
-// True when desc reduces its last axis only, in FLOAT32 rows of medium length or longer, which
-// AVX-512 gives to one of two loops by the host (kernels/hardmax_full_width_rows.hpp,
-// full_width_rows and full_width_loop; long rows only on a dense output).
+// True when desc reduces its last axis only, in FLOAT32 rows of medium length or longer, or in
+// FLOAT32 or FLOAT16 rows of 2, 4, 8 or 16, which AVX-512 gives to one of two loops by the host
+// (kernels/hardmax_full_width_rows.hpp, full_width_rows and full_width_loop, long rows only on a
+// dense output; kernels/hardmax_rows_in_a_vector.hpp, rows_in_a_vector, packed rows only).
 inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
   const auto last = desc.input.sizes.size() - 1;
+  const std::size_t row = desc.input.sizes[last], element = size_of(desc.input.data_type);
   return desc.axes.size() == 1 && desc.axes[0] == last &&
-         kernels::hardmax_detail::full_width_rows(desc.input.sizes[last], size_of(desc.input.data_type));
+         (kernels::hardmax_detail::full_width_rows(row, element) ||
+          kernels::hardmax_detail::rows_in_a_vector(row, element));
 }
 
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
 // and chosen per call) and compares the whole output buffer with the oracle's. A kept last
 // axis (the columns path) runs again with passes of 2 rows, which the rule keeps for inputs
 // larger than the last-level cache (these take 4); rows that take the whole-line loop run with
-// its prefetch forced each way, and FLOAT32 medium and long rows on each of their two loops
-// (the rules take one by the CPU's vendor).
+// its prefetch forced each way, and FLOAT32 medium and long rows and rows of 2 to 16 on each
+// of their two loops (the rules take one by the CPU's vendor).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
@@ -115,8 +119,8 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
     choices.push_back({detail::force_hardmax_line_prefetch, 2, "whole-line blocks prefetch"});
   }
   if (takes_full_width_rows(desc)) {
-    choices.push_back({detail::force_hardmax_rows_loop, 1, "medium and long rows on Rows' loops"});
-    choices.push_back({detail::force_hardmax_rows_loop, 2, "medium and long rows on the full-width loop"});
+    choices.push_back({detail::force_hardmax_rows_loop, 1, "rows on Rows' loops"});
+    choices.push_back({detail::force_hardmax_rows_loop, 2, "rows on the full-width loops"});
   }
   for (const Choice& choice : choices) {
     INFO(choice.name);

@@ -1,8 +1,9 @@
 // HARDMAX / HARDMAX1 typed kernels (SPEC section 4): the public entry point and the choice of
 // path. The semantics and what the paths share are in hardmax_core.hpp; the paths in
 // hardmax_rows.hpp (reduced innermost dimension), hardmax_full_width_rows.hpp (AVX-512's FLOAT32
-// medium and long rows, by the host) and hardmax_columns.hpp (kept innermost dimension); any other
-// shape runs the scalar reference.
+// medium and long rows, by the host), hardmax_rows_in_a_vector.hpp (AVX-512's packed rows of 2 to
+// 16, by the host) and hardmax_columns.hpp (kept innermost dimension); any other shape runs the
+// scalar reference.
 #pragma once
 
 #include <refops/kernels/cache_info.hpp>
@@ -10,6 +11,7 @@
 #include <refops/kernels/hardmax_core.hpp>
 #include <refops/kernels/hardmax_full_width_rows.hpp>
 #include <refops/kernels/hardmax_rows.hpp>
+#include <refops/kernels/hardmax_rows_in_a_vector.hpp>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
@@ -36,6 +38,7 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
         Path::run_rows(plan, input.data(), output.data(), mode, stores);
         simd::finish_stores<Target>(stores);
       };
+      if (RowsInAVector<Target, T>::takes(plan)) return run_rows_with(std::type_identity<RowsInAVector<Target, T>>{});
       if (FullWidthRows<Target, T>::takes(plan)) return run_rows_with(std::type_identity<FullWidthRows<Target, T>>{});
       using Short = Rows<short_rows_target<Target>, T>;
       if (Short::takes_short_loops(plan) || Short::takes_medium_rows(plan))

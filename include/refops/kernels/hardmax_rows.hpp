@@ -5,7 +5,8 @@
 //   rows at a time by a transposing butterfly, outputs copied from a window with stores fixed
 //   per run (plain, streamed vectors, or streamed 16-byte pieces) or, streamed blocks whose rows
 //   are off the vector grid but whose bytes are whole lines, built in registers and streamed
-//   whole; AVX-512 gives them to AVX2's loops (short_rows_target);
+//   whole; AVX-512 gives them to AVX2's loops (short_rows_target), but for packed rows of 2,
+//   4, 8 or 16 on Intel CPUs (and under 16 bytes everywhere: hardmax_rows_in_a_vector.hpp);
 // - long rows (a group is one longer row): the previous row's output is written a vector per
 //   vector loaded while this row is read, so reads and writes take turns a line at a time;
 // - interleaved groups (a kept dimension between reduced ones, axes {0, 2} say): one pass in
@@ -1371,15 +1372,17 @@ struct Rows : Lanes<Target, T> {
     return red.strides[1][red.rank - 1] == 1 && is_interleaved(plan.all) && interleaved_pays(plan);
   }
 
-  // Whether the output is one dense block (every dimension packed, in order).
-  static bool dense_output(const simd::LoopNest<2>& all) {
+  // Whether operand `op` (0 the input, 1 the output) is one dense block (every dimension
+  // packed, in order).
+  static bool dense(const simd::LoopNest<2>& all, std::size_t op) {
     std::ptrdiff_t step = 1;
     for (std::size_t d = all.rank; d-- > 0;) {
-      if (all.strides[1][d] != step) return false;
+      if (all.strides[op][d] != step) return false;
       step *= static_cast<std::ptrdiff_t>(all.sizes[d]);
     }
     return true;
   }
+  static bool dense_output(const simd::LoopNest<2>& all) { return dense(all, 1); }
 
   // What the output looks like to choose_stores: the interleaved path on a dense output writes
   // only its ones after its zeros (one fill under `rep`, streamed while it reads under

@@ -16,6 +16,10 @@
 
 #include <refops/kernels/simd.hpp>
 
+#if defined(__AVX512BW__)
+#include <immintrin.h>
+#endif
+
 namespace refops::simd::inline REFOPS_KERNEL_ABI {
 
 // The positions 0 .. Vectors * lanes - 1 of a run of vectors: lane i of vector c holds
@@ -255,5 +259,87 @@ class RowLines {
   std::array<batch, vectors> position_, pending_;  // pending_: the current line so far
   batch on_lane_;
 };
+
+#if defined(__AVX512BW__)
+// A run of contiguous elements of U (32 or 16 bits) given as bit masks, a line's worth at a
+// time: bit i of a mask set, element i is the OnValue, else the OffValue (HARDMAX's rows of 2 to
+// 16 elements, whose first maxima a compare gives as a mask: hardmax_rows_in_a_vector.hpp).
+// The run may start anywhere on the U grid: each mask is shifted by where the run starts in its
+// line, so every line is built in registers and stored whole and aligned, plain or streamed as
+// `Stream` says, and the two lines at the run's ends, shared with whatever lies around it,
+// are stored masked (the run's elements only, plain). No branch depends on the masks.
+template <class U, bool Stream>
+class MaskLines {
+  static_assert(sizeof(U) == 4 || sizeof(U) == 2);
+
+ public:
+  static constexpr std::size_t line = cache_line_bytes / sizeof(U);  // elements a line: 16 or 32
+  using Mask = std::conditional_t<line == 16, std::uint16_t, std::uint32_t>;
+
+  MaskLines(U* at, U off, U on)
+      : shift_(static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(at) % cache_line_bytes / sizeof(U))),
+        next_(reinterpret_cast<std::uintptr_t>(at) - shift_ * sizeof(U)), head_(~low_bits(shift_)), off_(broadcast(off)), on_(broadcast(on)) {}
+
+  // The run's next `line` elements.
+  [[gnu::always_inline]] void add(Mask ones) {
+    const std::uint64_t bits = std::uint64_t{ones} << shift_ | carry_;
+    carry_ = bits >> line;
+    const __m512i v = select(static_cast<Mask>(bits));
+    if (head_ != all) [[unlikely]] {
+      store_masked(v, head_);  // the run's first line, shared with what lies before it
+      head_ = all;
+    } else if constexpr (Stream) {
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(next_), v);
+    } else {
+      _mm512_store_si512(reinterpret_cast<__m512i*>(next_), v);
+    }
+    next_ += cache_line_bytes;
+  }
+
+  // The run's last `count` (< line) elements (bits of `ones` past them are not the run's), and
+  // what earlier masks left in the last line: stored masked, being shared with what lies after
+  // the run.
+  void finish(Mask ones, std::size_t count) {
+    assert(count < line);
+    std::uint64_t bits = std::uint64_t{static_cast<Mask>(ones & low_bits(count))} << shift_ | carry_;
+    for (std::size_t left = shift_ + count; left > 0;) {  // at most two lines
+      const std::size_t here = std::min(left, line);
+      store_masked(select(static_cast<Mask>(bits)), static_cast<Mask>(head_ & low_bits(here)));
+      head_ = all;
+      bits >>= line;
+      next_ += cache_line_bytes;
+      left -= here;
+    }
+    carry_ = 0;
+  }
+
+ private:
+  static constexpr Mask all = static_cast<Mask>(~Mask{0});
+  static constexpr Mask low_bits(std::size_t n) { return n >= line ? all : static_cast<Mask>((Mask{1} << n) - 1); }
+  static __m512i broadcast(U value) {
+    if constexpr (sizeof(U) == 4) return _mm512_set1_epi32(static_cast<int>(value));
+    else return _mm512_set1_epi16(static_cast<short>(value));
+  }
+  [[gnu::always_inline]] __m512i select(Mask ones) const {
+    if constexpr (sizeof(U) == 4) return _mm512_mask_blend_epi32(ones, off_, on_);
+    else return _mm512_mask_blend_epi16(ones, off_, on_);
+  }
+  [[gnu::always_inline]] void store_masked(__m512i v, Mask which) const {
+    if constexpr (sizeof(U) == 4) _mm512_mask_storeu_epi32(reinterpret_cast<void*>(next_), which, v);
+    else _mm512_mask_storeu_epi16(reinterpret_cast<void*>(next_), which, v);
+  }
+
+  // next_: the current line's address (aligned; an integer, as the run's first line may start
+  // before the output and the last end past it); shift_: where the run starts in its first line, so the
+  // run's element i of a mask goes to lane i + shift_; carry_: the bits a line's mask left for
+  // the next line; head_: the lanes of the current line that are the run's (all but on the
+  // run's first line).
+  unsigned shift_;
+  std::uintptr_t next_;
+  Mask head_;
+  std::uint64_t carry_ = 0;
+  __m512i off_, on_;
+};
+#endif
 
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI
