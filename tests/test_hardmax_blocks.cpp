@@ -354,3 +354,24 @@ TEST_CASE("HARDMAX1's typed layer gives the oracle's output with every store str
     }
   }
 }
+
+TEST_CASE("HARDMAX1 packed rows of 2 to 16 written from every element offset in a line", "[hardmax][generated]") {
+  // Packed rows of 2, 4, 8 or 16 take, on AVX-512, a loop that writes whole output lines built
+  // from masks, each shifted by where the output starts in its line
+  // (kernels/hardmax_rows_in_a_vector.hpp, simd::MaskLines); the line before the output and the
+  // last one are written masked. Every start in a line (16 FLOAT32, 32 FLOAT16 elements), with
+  // outputs shorter than a line, of whole lines and of lines and a part.
+  REFOPS_TEST_RNG(rng);
+  for (DataType type : {DataType::float32, DataType::float16}) {
+    const std::uint32_t line = 64 / static_cast<std::uint32_t>(size_of(type));
+    for (std::uint32_t n : {2u, 4u, 8u, 16u}) {
+      for (std::uint32_t elements : {n, line, 3 * line + 2 * n}) {
+        const Dims sizes{elements / n, n};
+        const NanMode mode = rng.chance(0.5) ? NanMode::propagate : NanMode::ignore;
+        const Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, {1}, mode};
+        const Buffer in = make_rows(desc.input, rng, 0);
+        for (std::uint32_t start = 0; start < line; ++start) check_all_archs(desc, in, start * size_of(type));
+      }
+    }
+  }
+}
