@@ -266,11 +266,28 @@ void one_hot_rows(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, s
 // sequence position is compared against them.
 inline constexpr std::size_t inner_tile = 1024;
 
+// The positions of a vector of indices of type I, as unsigned lanes u of I's width or U's: u
+// when u < L; for a negative index (signed I) whose magnitude 0 - u is at most L, u + L when
+// wrapping; else `nothing`.
+template <class I, class Batch>
+[[gnu::always_inline]] inline Batch vector_positions(const Batch& u, const Batch& L, const Batch& nothing,
+                                                     bool wrap_negative) {
+  using W = typename Batch::value_type;
+  Batch at = xsimd::select(u < L, u, nothing);
+  if constexpr (std::is_signed_v<I>) {
+    const auto negative = u > Batch(static_cast<W>(std::numeric_limits<I>::max()));
+    const Batch wrapped = wrap_negative ? xsimd::select(Batch(W{0}) - u <= L, u + L, nothing) : nothing;
+    at = xsimd::select(negative, wrapped, at);
+  }
+  return at;
+}
+
 // one_hot_position of the n indices at index, index_step apart, into positions of U's width,
 // `none` for no_position. Contiguous indices as wide as U take vectors: one index per output
 // column, so for a short axis (depth 16, axis 0) the scalar loop was a quarter of the call in
-// cache (docs/decisions.md). In U's arithmetic, a non-negative index u is a position when
-// u < L; a negative one (wrapped) when its magnitude 0 - u is at most L, at u + L.
+// cache (docs/decisions.md); wider indices take them too, narrowed. In U's arithmetic, a
+// non-negative index u is a position when u < L; a negative one (wrapped) when its magnitude
+// 0 - u is at most L, at u + L (vector_positions).
 template <class Target, class I, class U>
 void positions_of(const I* index, std::ptrdiff_t index_step, std::size_t n, std::uint64_t length, bool wrap_negative,
                   U* position) {
@@ -280,14 +297,8 @@ void positions_of(const I* index, std::ptrdiff_t index_step, std::size_t n, std:
     using batch = xsimd::batch<U, Target>;
     const batch L(static_cast<U>(length)), nothing(none);
     for (; index_step == 1 && k + batch::size <= n; k += batch::size) {
-      const batch u = batch::load_unaligned(reinterpret_cast<const U*>(index + k));
-      batch at = xsimd::select(u < L, u, nothing);
-      if constexpr (std::is_signed_v<I>) {
-        const auto negative = u > batch(static_cast<U>(std::numeric_limits<std::make_signed_t<U>>::max()));
-        const batch wrapped = wrap_negative ? xsimd::select(batch(U{0}) - u <= L, u + L, nothing) : nothing;
-        at = xsimd::select(negative, wrapped, at);
-      }
-      at.store_aligned(position + k);
+      vector_positions<I>(batch::load_unaligned(reinterpret_cast<const U*>(index + k)), L, nothing, wrap_negative)
+          .store_aligned(position + k);
     }
   } else if constexpr (sizeof(I) > sizeof(U) && simd::is_vector_arch<Target>) {
     // Indices wider than U (ONNX's INT64 into FLOAT32 or INT32 outputs): the same at I's width,
@@ -299,14 +310,8 @@ void positions_of(const I* index, std::ptrdiff_t index_step, std::size_t n, std:
     const wide L(static_cast<W>(length)), nothing(static_cast<W>(none));
     alignas(64) W at_wide[wide::size];
     for (; index_step == 1 && k + wide::size <= n; k += wide::size) {
-      const wide u = wide::load_unaligned(reinterpret_cast<const W*>(index + k));
-      wide at = xsimd::select(u < L, u, nothing);
-      if constexpr (std::is_signed_v<I>) {
-        const auto negative = u > wide(static_cast<W>(std::numeric_limits<I>::max()));
-        const wide wrapped = wrap_negative ? xsimd::select(wide(W{0}) - u <= L, u + L, nothing) : nothing;
-        at = xsimd::select(negative, wrapped, at);
-      }
-      at.store_aligned(at_wide);
+      vector_positions<I>(wide::load_unaligned(reinterpret_cast<const W*>(index + k)), L, nothing, wrap_negative)
+          .store_aligned(at_wide);
       for (std::size_t i = 0; i < wide::size; ++i) position[k + i] = static_cast<U>(at_wide[i]);
     }
   }
