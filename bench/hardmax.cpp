@@ -53,8 +53,7 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
   // 1 Rows' loops, 2 the full-width ones.
   const std::size_t row = sizes[sizes.size() - 1];
   if (axes.size() == 1 && axes[0] == sizes.size() - 1 &&
-      (kernels::hardmax_detail::full_width_rows(row, size_of(type)) ||
-       kernels::hardmax_detail::rows_in_a_vector(row, size_of(type))))
+      kernels::hardmax_detail::host_chooses_rows_loop(row, size_of(type)))
     c.choice = KernelChoice{"rows_loop", {1, 2}, detail::force_hardmax_rows_loop};
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);

@@ -91,9 +91,7 @@ inline bool takes_whole_line_rows(const Hardmax1Desc& desc) {
 inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
   const auto last = desc.input.sizes.size() - 1;
   const std::size_t row = desc.input.sizes[last], element = size_of(desc.input.data_type);
-  return desc.axes.size() == 1 && desc.axes[0] == last &&
-         (kernels::hardmax_detail::full_width_rows(row, element) ||
-          kernels::hardmax_detail::rows_in_a_vector(row, element));
+  return desc.axes.size() == 1 && desc.axes[0] == last && kernels::hardmax_detail::host_chooses_rows_loop(row, element);
 }
 
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,

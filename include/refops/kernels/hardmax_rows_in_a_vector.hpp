@@ -44,6 +44,13 @@ constexpr bool rows_in_a_vector(std::size_t row, std::size_t element_bytes) {
   return (element_bytes == 4 || element_bytes == 2) && row >= 2 && row <= 16 && 16 % row == 0;
 }
 
+// True for rows whose loop, with the last axis reduced alone, is the host's choice between
+// Rows' and FullWidthRows' or RowsInAVector's (full_width_loop; forced_rows_loop forces it):
+// the rows the benchmark gives its rows_loop choice and the tests run both ways.
+constexpr bool host_chooses_rows_loop(std::size_t row, std::size_t element_bytes) {
+  return full_width_rows(row, element_bytes) || rows_in_a_vector(row, element_bytes);
+}
+
 template <class Target, class T>
 struct RowsInAVector {
 #if defined(__AVX512BW__)
