@@ -276,8 +276,8 @@ void band_blend_span(const BandProblem<U>& p, Background bg, BandColumns band, U
       out, n, stores,
       [=](std::size_t x0) __attribute__((always_inline)) {
         if (inside_is_value ? inside(x0) : outside(x0)) return value;
-        // Asked for 4 KiB ahead: the loads of this loop stalled on memory (copy_span).
-        simd::prefetch_ahead(in + x0, 4096);
+        // Asked for 4 KiB ahead into L2: the loads of this loop stalled on memory (copy_span).
+        simd::prefetch_ahead<simd::prefetch_to_l2>(in + x0, 4096);
         const batch background = batch::load_unaligned(in + x0);
         if (inside_is_value ? outside(x0) : inside(x0)) return background;
         return inside_is_value ? blend(x0, value, background) : blend(x0, background, value);

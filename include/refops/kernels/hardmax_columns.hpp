@@ -366,7 +366,7 @@ struct Columns : Lanes<Target, T> {
       }
       if (ahead != 0 && i % (64 / sizeof(T)) == 0)
         for (std::size_t r = 0; r < count; ++r)
-          simd::prefetch_ahead<2>(rows[r] + i, ahead * static_cast<std::ptrdiff_t>(sizeof(T)));
+          simd::prefetch_ahead<simd::prefetch_to_l2>(rows[r] + i, ahead * static_cast<std::ptrdiff_t>(sizeof(T)));
       // Row by row: a compare or two and two or three selects per row.
       const auto fold_each_row = [&] {
         if constexpr (Fixed != 0) load_positions();

@@ -279,10 +279,21 @@ template <class Target, class U>
 inline constexpr std::size_t line_elements =
     std::max(cache_line_bytes / sizeof(U), std::size_t{xsimd::batch<U, Target>::size});
 
-// A hint to bring the line `bytes` past p into the cache. The address is formed as an integer:
-// ahead of the last rows it lies past the array, where a pointer may not point (a prefetch
-// never faults, so the address itself is harmless).
-template <int Locality = 3>
+// Where a prefetch brings its line (__builtin_prefetch's locality): every level (prefetcht0), or
+// L2 and beyond (prefetcht1). A stream read from memory a page or so ahead goes to L2: on the
+// Intel Xeon guest (family 6 model 207) a streamed copy that asked 4 KiB ahead ran at 18.2-19.8
+// GB/s into L1 and 21.3-22.4 into L2 (none: 17.0-19.2; glibc's memcpy 18.6-21.6), as a line on
+// its way to L1 holds one of the core's few L1 miss buffers the whole trip from memory, and L2
+// has more. Rows read a few hundred bytes at a time, and inputs in the cache, want their lines in
+// L1 (rows of 250 from memory 0.87 -> 0.82 of memcpy, rows of 100 in cache 0.91 -> 0.74-0.88
+// into L2; docs/decisions.md, "Prefetches a page ahead into L2"). AMD's Zen 1 to 3 treat both
+// hints alike; Zen 4 takes prefetcht1 to L2, as Intel does.
+inline constexpr int prefetch_to_l1 = 3, prefetch_to_l2 = 2;
+
+// A hint to bring the line `bytes` past p into the cache (Locality: prefetch_to_l1 or _l2). The
+// address is formed as an integer: ahead of the last rows it lies past the array, where a
+// pointer may not point (a prefetch never faults, so the address itself is harmless).
+template <int Locality = prefetch_to_l1>
 [[gnu::always_inline]] inline void prefetch_ahead(const void* p, std::ptrdiff_t bytes) {
   __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes)),
                      0, Locality);
@@ -626,11 +637,13 @@ void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s) {
       using batch = xsimd::batch<U, Target>;
       // src by value (a vector store may alias it); asked for 4 KiB ahead, as the loads of
       // this loop stalled on memory (DIAGONAL_MATRIX1's Trilu 4096 x 8192 went from 0.71-0.78
-      // to 0.77-0.86 of a streaming copy on one thread; 2 and 8 KiB ahead did less; Zen 3).
+      // to 0.77-0.86 of a streaming copy on one thread; 2 and 8 KiB ahead did less; Zen 3), into
+      // L2 (prefetch_to_l2: on the Intel guest 0.86-0.92 -> 0.96-0.97 of memcpy, at +16 bytes
+      // 0.78-0.80 -> 0.88).
       store_span<Target>(
           dst, n, s,
           [src](std::size_t i) {
-            prefetch_ahead(src + i, 4096);
+            prefetch_ahead<prefetch_to_l2>(src + i, 4096);
             return batch::load_unaligned(src + i);
           },
           [src](std::size_t i) { return src[i]; });
