@@ -92,16 +92,20 @@ struct RowsInAVector {
       std::size_t n = 1;
       for (std::size_t d = 0; d < plan.all.rank; ++d) n *= plan.all.sizes[d];
       const K nan = nan_key<T>(mode);
-      const auto run = [&]<bool Stream>(std::bool_constant<Stream>) {
+      const auto run = [&]<bool Stream, bool Far>(std::bool_constant<Stream>, std::bool_constant<Far>) {
         switch (plan.reduced.sizes[0]) {
-          case 2: return rows<2, Stream>(in, out, n, nan);
-          case 4: return rows<4, Stream>(in, out, n, nan);
-          case 8: return rows<8, Stream>(in, out, n, nan);
-          default: return rows<16, Stream>(in, out, n, nan);
+          case 2: return rows<2, Stream, Far>(in, out, n, nan);
+          case 4: return rows<4, Stream, Far>(in, out, n, nan);
+          case 8: return rows<8, Stream, Far>(in, out, n, nan);
+          default: return rows<16, Stream, Far>(in, out, n, nan);
         }
       };
-      if (stores == StoreStrategy::stream) run(std::true_type{});
-      else run(std::false_type{});
+      const auto with_stream = [&]<bool Far>(std::bool_constant<Far> far) {
+        if (stores == StoreStrategy::stream) run(std::true_type{}, far);
+        else run(std::false_type{}, far);
+      };
+      if (simd::exceeds_cache(n * sizeof(T))) with_stream(std::true_type{});
+      else with_stream(std::false_type{});
     }
   }
 
@@ -112,15 +116,27 @@ struct RowsInAVector {
   static constexpr std::size_t line = Lines::line;  // elements a vector: 16 FLOAT32, 32 FLOAT16
   // How far ahead the loop asks for its input: the hardware prefetcher alone left rows of 16
   // at 0.62 of memcpy, 0.71 with 2 KiB, 0.80 with 4 KiB, no better with more (the Intel guest).
-  static constexpr std::ptrdiff_t prefetch_bytes = 4096;
+  // An input in the cache asks into L1. One from memory (Far: beyond the last-level cache) asks
+  // into L2 (simd::prefetch_to_l2 says why) and again into L1 512 bytes ahead, from L2 (the
+  // Intel guest, one thread, of memcpy, old and new alternated four times): FLOAT32 rows of 16
+  // 0.88-0.90 -> 0.90-0.95, at +16 bytes 0.83-0.86 -> 0.84-0.93, of negative numbers 0.89-0.91
+  // -> 0.94-0.97, rows of 4 0.90-0.91 -> 0.94-0.98, of 2 0.90-0.91 -> 0.95-1.04, FLOAT16 rows of
+  // 8 0.86-0.93 -> 0.92-0.96. Into L2 alone they lost (rows of 16 0.89-0.94 -> 0.83-0.85), and
+  // in the cache both did (rows of 16 and of 4 at 2 MiB, 0.80-0.97 -> 0.59-0.93).
+  static constexpr std::ptrdiff_t prefetch_bytes = 4096, near_prefetch_bytes = 512;
 
   // The n elements at `in` (whole rows) into the run at `out`.
-  template <std::size_t Row, bool Stream>
+  template <std::size_t Row, bool Stream, bool Far>
   static void rows(const T* in, U* out, std::size_t n, K nan) {
     simd::MaskLines<U, Stream> lines(out, U{0}, Traits<T>::one);
     std::size_t i = 0;
     for (; i + line <= n; i += line) {
-      simd::prefetch_ahead(in + i, prefetch_bytes);
+      if constexpr (Far) {
+        simd::prefetch_ahead<simd::prefetch_to_l2>(in + i, prefetch_bytes);
+        simd::prefetch_ahead(in + i, near_prefetch_bytes);
+      } else {
+        simd::prefetch_ahead(in + i, prefetch_bytes);
+      }
       lines.add(firsts<Row>(in + i, line, nan));
     }
     lines.finish(i < n ? firsts<Row>(in + i, n - i, nan) : Mask{0}, n - i);
