@@ -135,7 +135,7 @@ struct FullWidthRows {
       auto lines = run;  // in registers: FullWidthRows::run_rows says why
       for (std::size_t j = 0; j < count; ++j, in_offset += in_step) {
         const std::size_t at =
-            first_maximum<simd::prefetch_to_l2>(in + in_offset, row, nan, [&]() __attribute__((always_inline)) { lines.step(); });
+            first_maximum<true>(in + in_offset, row, nan, [&]() __attribute__((always_inline)) { lines.step(); });
         lines.end();
         lines.start(row, at);
       }
@@ -147,10 +147,10 @@ struct FullWidthRows {
 
   // The first maximum of the row at g: scan()'s, or for a row it leaves (a NaN or an
   // infinity) the key-based scan's. each_vector: as scan().
-  template <int Locality = simd::prefetch_to_l1, class EachVector = void (*)()>
+  template <bool Far = false, class EachVector = void (*)()>
   [[gnu::always_inline]] static std::size_t first_maximum(const T* g, std::size_t row, K nan,
                                                           EachVector each_vector = [] {}) {
-    const std::ptrdiff_t at = scan<Locality>(g, row, each_vector);
+    const std::ptrdiff_t at = scan<Far>(g, row, each_vector);
     return at >= 0 ? static_cast<std::size_t>(at) : Full::first_maximum(g, row, nan);
   }
 
@@ -158,9 +158,11 @@ struct FullWidthRows {
   static constexpr std::size_t lanes = R::lanes;
   // How far ahead a row asks for its input: rows of a few hundred bytes leave the hardware
   // prefetcher too little of each row to follow (rows of 100 out of cache: 0.61 of memcpy
-  // without, 0.80-0.82 with 2 KiB, 0.82-0.83 with 4 KiB). Into L1 (Locality), but for long rows,
-  // a stream from memory, into L2 (simd::prefetch_to_l2 says why): rows of 1000 0.87-0.90 ->
-  // 0.92, of 1024 at +16 bytes 0.90-0.92 -> 0.94-0.95 of memcpy.
+  // without, 0.80-0.82 with 2 KiB, 0.82-0.83 with 4 KiB). Into L1, but for long rows (Far), one
+  // long stream, into L2 and nearer into L1 (simd::prefetch_far_and_near): rows of 1000 0.87-0.90
+  // -> 0.92-0.94, of 1024 at +16 bytes 0.90-0.92 -> 0.89-0.95 of memcpy, in cache (2 MiB) 0.85-0.96
+  // -> 0.91-0.93 (into L2 alone: 0.90-0.95). Medium rows lost into L2 alone (rows of 250 0.87 ->
+  // 0.82) and gained nothing with both (0.88-0.90 -> 0.87-0.88).
   static constexpr std::ptrdiff_t prefetch_bytes = 2048;
 
   // The position of the first maximum of the n >= lanes floats at p, or -1 when they hold a
@@ -171,7 +173,7 @@ struct FullWidthRows {
   // (-0.0 equals +0.0). A last vector that overlaps the one before repeats elements, which keep
   // their positions. each_vector() runs after each whole vector but the first (long rows store
   // a line of the row before there).
-  template <int Locality = simd::prefetch_to_l1, class EachVector = void (*)()>
+  template <bool Far = false, class EachVector = void (*)()>
   [[gnu::always_inline]] static std::ptrdiff_t scan(const float* p, std::size_t n, EachVector each_vector = [] {}) {
     using V = typename R::V;
     using P = typename R::Positions;
@@ -186,7 +188,8 @@ struct FullWidthRows {
     };
     std::size_t i = lanes;
     for (; i + lanes <= n; i += lanes) {
-      simd::prefetch_ahead<Locality>(p + i, prefetch_bytes);
+      if constexpr (Far) simd::prefetch_far_and_near(p + i, prefetch_bytes);
+      else simd::prefetch_ahead(p + i, prefetch_bytes);
       here = R::advance(here, lanes);
       fold(i, here);
       each_vector();

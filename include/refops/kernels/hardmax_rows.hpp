@@ -121,10 +121,11 @@ struct Rows : Lanes<Target, T> {
     std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
     for (; i + line <= n; i += line) {
-      // Into L2 (simd::prefetch_to_l2), as every scan here: HARDMAX axes {0,2} of 256 x 1024 x
-      // 256 went from 0.87-0.89 to 0.95-0.96 of memcpy (at +16 bytes 0.84 -> 0.92-0.93), and in
-      // cache (2 MiB) from 0.90-0.92 to 0.84-0.90.
-      simd::prefetch_ahead<simd::prefetch_to_l2>(q + i, 2048);
+      // Into L2, and 512 bytes ahead into L1, as every scan here (simd::prefetch_far_and_near):
+      // HARDMAX axes {0,2} of 256 x 1024 x 256 went from 0.87-0.89 to 0.91-0.96 of memcpy (at +16
+      // bytes 0.84 -> 0.87-0.93), FLOAT16 last axis 0.82-0.83 -> 0.86-0.88; into L2 alone had cost
+      // axes {0,2} in cache 0.90-0.93 -> 0.83-0.90, and with the near ask it is 0.88-0.89.
+      simd::prefetch_far_and_near(q + i, 2048);
       for (std::size_t v = 0; v < line; v += lanes) fold(i + v);
       writes.step();
     }
@@ -193,7 +194,7 @@ struct Rows : Lanes<Target, T> {
     std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
     for (; i + line <= n; i += line) {
-      simd::prefetch_ahead<simd::prefetch_to_l2>(q + i, 2048);
+      simd::prefetch_far_and_near(q + i, 2048);
       if constexpr (Noting) {
         // A line of two vectors has a NaN exactly when its two vectors compare unordered; a
         // line of one vector is compared with itself.
@@ -296,9 +297,9 @@ struct Rows : Lanes<Target, T> {
       LocalWriter<Writer> writes = lines;
       for (; i + chunk <= n; i += chunk) {
         // Rows of a page or so start on a page the hardware prefetcher has not followed into;
-        // asking 2 KiB ahead (into L2, as the scans above: simd::prefetch_to_l2) keeps the
-        // next row on its way while this one is scanned.
-        for (std::size_t c = 0; c < chunk; c += line) simd::prefetch_ahead<simd::prefetch_to_l2>(q + i + c, 2048);
+        // asking 2 KiB ahead (into L2, and nearer into L1, as the scans above) keeps the next
+        // row on its way while this one is scanned.
+        for (std::size_t c = 0; c < chunk; c += line) simd::prefetch_far_and_near(q + i + c, 2048);
         for (std::size_t h = 0; h < chunk; h += 2 * lanes) {
           a0 = simd::max_of<Target>(a0, key_of<Target, T>(B::load_unaligned(q + i + h), nan));
           a1 = simd::max_of<Target>(a1, key_of<Target, T>(B::load_unaligned(q + i + h + lanes), nan));

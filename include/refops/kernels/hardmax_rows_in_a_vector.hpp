@@ -123,7 +123,7 @@ struct RowsInAVector {
   // -> 0.94-0.97, rows of 4 0.90-0.91 -> 0.94-0.98, of 2 0.90-0.91 -> 0.95-1.04, FLOAT16 rows of
   // 8 0.86-0.93 -> 0.92-0.96. Into L2 alone they lost (rows of 16 0.89-0.94 -> 0.83-0.85), and
   // in the cache both did (rows of 16 and of 4 at 2 MiB, 0.80-0.97 -> 0.59-0.93).
-  static constexpr std::ptrdiff_t prefetch_bytes = 4096, near_prefetch_bytes = 512;
+  static constexpr std::ptrdiff_t prefetch_bytes = 4096;
 
   // The n elements at `in` (whole rows) into the run at `out`.
   template <std::size_t Row, bool Stream, bool Far>
@@ -131,12 +131,8 @@ struct RowsInAVector {
     simd::MaskLines<U, Stream> lines(out, U{0}, Traits<T>::one);
     std::size_t i = 0;
     for (; i + line <= n; i += line) {
-      if constexpr (Far) {
-        simd::prefetch_ahead<simd::prefetch_to_l2>(in + i, prefetch_bytes);
-        simd::prefetch_ahead(in + i, near_prefetch_bytes);
-      } else {
-        simd::prefetch_ahead(in + i, prefetch_bytes);
-      }
+      if constexpr (Far) simd::prefetch_far_and_near(in + i, prefetch_bytes);
+      else simd::prefetch_ahead(in + i, prefetch_bytes);
       lines.add(firsts<Row>(in + i, line, nan));
     }
     lines.finish(i < n ? firsts<Row>(in + i, n - i, nan) : Mask{0}, n - i);
