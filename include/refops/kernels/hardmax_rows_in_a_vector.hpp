@@ -100,9 +100,9 @@ struct RowsInAVector {
           default: return rows<16, Stream, Far>(in, out, n, nan);
         }
       };
-      const auto with_stream = [&]<bool Far>(std::bool_constant<Far> far) {
-        if (stores == StoreStrategy::stream) run(std::true_type{}, far);
-        else run(std::false_type{}, far);
+      const auto with_stream = [&]<bool Far>(std::bool_constant<Far> beyond_cache) {
+        if (stores == StoreStrategy::stream) run(std::true_type{}, beyond_cache);
+        else run(std::false_type{}, beyond_cache);
       };
       if (simd::exceeds_cache(n * sizeof(T))) with_stream(std::true_type{});
       else with_stream(std::false_type{});

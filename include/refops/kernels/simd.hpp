@@ -299,13 +299,15 @@ template <int Locality = prefetch_to_l1>
                      0, Locality);
 }
 
-// Asks for the line `bytes` past p into L2 and for the line `near` bytes past p into L1, from L2
+// Asks for the line `bytes` past p into L2 and for the line `near_bytes` past p into L1, from L2
 // where the first ask brought it: for loops that compute on what they read and want it in L1
 // (HARDMAX's scans and packed rows). Into L2 alone those lost in the cache and on packed rows
-// (docs/decisions.md, "Prefetches a page ahead into L2").
-[[gnu::always_inline]] inline void prefetch_far_and_near(const void* p, std::ptrdiff_t bytes, std::ptrdiff_t near = 512) {
+// (docs/decisions.md, "Prefetches a page ahead into L2"). (Not `near`: <windows.h> defines
+// `near` and `far` as macros, and these headers are included by users' code.)
+[[gnu::always_inline]] inline void prefetch_far_and_near(const void* p, std::ptrdiff_t bytes,
+                                                         std::ptrdiff_t near_bytes = 512) {
   prefetch_ahead<prefetch_to_l2>(p, bytes);
-  prefetch_ahead<prefetch_to_l1>(p, near);
+  prefetch_ahead<prefetch_to_l1>(p, near_bytes);
 }
 
 // Asks for every cache line of the `bytes` at p, to be read though not used: DIAGONAL_MATRIX's
