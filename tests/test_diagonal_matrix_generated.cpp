@@ -151,13 +151,14 @@ TEST_CASE("DIAGONAL_MATRIX matches the oracle on every arch, type, layout and of
     for (DataType t : all_data_types) visit_data_type(t, [&](auto tag) { check_diagonal_matrix<decltype(tag)>(rng); });
 }
 
-// Each store strategy's head and tail handling on the run path (rows of 1030-1100 elements),
+// Each store strategy's head and tail handling on the run path (rows of 1030-4133 elements: a
+// streamed copy longer than 4 KiB and two lines is written in two halves, simd::copy_span),
 // the blend path (rows of 8-100) and batches of small matrices (up to 45 KiB), with and without an input,
 // at output bases 0-3 elements past the buffer's alignment, on every arch with every strategy
 // forced (the generated cases above are too small for the automatic choice to leave plain).
 TEST_CASE("DIAGONAL_MATRIX1: every store strategy writes the oracle's bytes", "[diagonal_matrix]") {
   REFOPS_TEST_RNG(rng);
-  static constexpr std::uint32_t widths[] = {8, 9, 17, 33, 100, 1030, 1031, 1100};
+  static constexpr std::uint32_t widths[] = {8, 9, 17, 33, 100, 1030, 1031, 1100, 2100, 4133};
   for (int i = 0; i < 32; ++i) {
     const std::uint32_t width = widths[i % std::size(widths)];
     // Batches of narrow matrices are 21-45 KiB: past the 16 KiB block the first matrix is
