@@ -310,13 +310,14 @@ template <int Locality = prefetch_to_l1>
   prefetch_ahead<prefetch_to_l1>(p, near_bytes);
 }
 
-// Asks for every cache line of the `bytes` at p, to be read though not used: DIAGONAL_MATRIX's
-// streamed rows read the input under a run of Value so the hardware's read stream goes on
-// (read_through_gap_bytes).
+// Asks for every cache line of the `bytes` at p: DIAGONAL_MATRIX's streamed rows read the
+// input under a run of Value, though they do not use it, so the hardware's read stream goes on
+// (read_through_gap_bytes), or ask into L2 for the start of the run after one they skip.
+template <int Locality = prefetch_to_l1>
 inline void prefetch_lines(const void* p, std::size_t bytes) {
   const auto start = reinterpret_cast<std::uintptr_t>(p);
   for (std::uintptr_t line = start - start % cache_line_bytes; line < start + bytes; line += cache_line_bytes)
-    prefetch_ahead(reinterpret_cast<const void*>(line), 0);
+    prefetch_ahead<Locality>(reinterpret_cast<const void*>(line), 0);
 }
 
 // Elements of U from `address` to the next cache-line boundary (0 on one).
