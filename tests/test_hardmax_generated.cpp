@@ -204,6 +204,31 @@ TEST_CASE("the typed layer gives what execute gives, FLOAT64 included", "[hardma
   }
 }
 
+TEST_CASE("HARDMAX1 columns whose zeros stream: each 1 streamed with its whole line", "[hardmax][generated]") {
+  // A kept last axis of whole cache lines on a line-aligned output, with enough reduced rows to
+  // be zero-filled and patched (Columns::patch_min_rows): streamed, the zeros go out while the
+  // input is read and each 1 then as its whole line (Columns::stream_one_lines), which holds
+  // every 1 of that line's columns in the same row. Values from five levels, so columns often
+  // share their winning row (several ones in one line) and tie within a column.
+  REFOPS_TEST_RNG(rng);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (DataType type : {DataType::float32, DataType::float16}) {
+    for (std::uint32_t width : {16u, 32u, 64u, 96u}) {
+      for (const Dims& sizes : {Dims{40, width}, Dims{5, 9, width}}) {
+        const Dims axes = sizes.size() == 2 ? Dims{0} : Dims{0, 1};
+        for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
+          Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes, mode};
+          Buffer in = Buffer::for_tensor(desc.input);
+          for_each_coordinate(sizes, [&](const Dims& c) {
+            store(in, desc.input, c, rng.chance(0.01) ? nan : static_cast<double>(rng.between_signed(-2, 2)));
+          });
+          check_all_archs(desc, in);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("FLOAT16 columns with more than 65535 positions per group", "[hardmax][generated]") {
   // Positions past 2^16 must not alias the ones below: lane 0 has its maximum at 5 and the same
   // value again at 65536 + 5; lane 1 has its only maximum at 65536 + 7; lane 2 at the last row.

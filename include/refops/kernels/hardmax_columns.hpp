@@ -14,8 +14,9 @@
 //   after its zeros, while its lines are still in L1/L2 (the groups are ordered by chunk with
 //   a counting sort on the stack); under `rep` with contiguous rows, one memset of the whole
 //   tile and then the ones (rep stosb is fast only in large calls: docs/decisions.md, "Store
-//   strategy"). Groups of few rows write each output row as a compare-and-select of the
-//   winning positions instead.
+//   strategy"); streamed while the input is read (run_columns), the zeros go out first and
+//   each 1 after them as its whole line streamed again (stream_one_lines). Groups of few rows
+//   write each output row as a compare-and-select of the winning positions instead.
 // No transpose, no copy of the input, no allocation. Semantics: hardmax_core.hpp.
 #pragma once
 
@@ -155,10 +156,38 @@ struct Columns : Lanes<Target, T> {
       reduce(plan.reduced, in + i, n, mode, pass_rows, nan, key, index, index_high, zeros);
       zeros.finish();
       simd::finish_stores<Target>(stores);  // the ones below land in streamed lines
+      if (stream_one_lines(plan.reduced, out + o, n, index, index_high)) return;
       for (std::size_t j = 0; j < n; ++j)
         out[o + output_offset(plan.reduced, position_of(index, index_high, j)) +
             static_cast<std::ptrdiff_t>(j)] = Traits<T>::one;
     });
+  }
+
+  // The ones of a tile whose zeros were streamed, each as its whole line streamed again (that
+  // line's other ones included), where every output row of the tile is whole lines: a plain
+  // store of a 1 first reads its line back from memory, where the streamed zeros sent it.
+  static bool stream_one_lines(const simd::LoopNest<2>& reduced, U* o, std::size_t n, const K* index,
+                               const K* index_high) {
+    if constexpr (simd::has_streaming_stores<Target>) {
+      constexpr std::size_t line = simd::cache_line_bytes / sizeof(U);
+      static_assert(line % lanes == 0);
+      if (n % line != 0 || reinterpret_cast<std::uintptr_t>(o) % simd::cache_line_bytes != 0) return false;
+      for (std::size_t d = 0; d < reduced.rank; ++d)
+        if (reduced.strides[1][d] % static_cast<std::ptrdiff_t>(line) != 0) return false;
+      const B one(static_cast<K>(Traits<T>::one)), zero(K(0));
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::uint32_t position = position_of(index, index_high, j);
+        K* row = reinterpret_cast<K*>(o + output_offset(reduced, position));
+        for (std::size_t v = j - j % line; v < j - j % line + line; v += lanes) {
+          auto same = B::load_aligned(index + v) == B(low(position));
+          if constexpr (split_positions) same = same && B::load_aligned(index_high + v) == B(high(position));
+          simd::stream_store<Target>(row + v, xsimd::select(same, one, zero));
+        }
+      }
+      return true;
+    }
+    (void)reduced, (void)o, (void)n, (void)index, (void)index_high;
+    return false;
   }
 
   // Whether run_columns streams the output's zeros while it reads (see there).
