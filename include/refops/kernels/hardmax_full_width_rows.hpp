@@ -188,8 +188,7 @@ struct FullWidthRows {
     };
     std::size_t i = lanes;
     for (; i + lanes <= n; i += lanes) {
-      if constexpr (Far) simd::prefetch_far_and_near(p + i, prefetch_bytes);
-      else simd::prefetch_ahead(p + i, prefetch_bytes);
+      simd::prefetch_stream<Far>(p + i, prefetch_bytes);
       here = R::advance(here, lanes);
       fold(i, here);
       each_vector();

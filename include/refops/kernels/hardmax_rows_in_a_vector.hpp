@@ -131,8 +131,7 @@ struct RowsInAVector {
     simd::MaskLines<U, Stream> lines(out, U{0}, Traits<T>::one);
     std::size_t i = 0;
     for (; i + line <= n; i += line) {
-      if constexpr (Far) simd::prefetch_far_and_near(in + i, prefetch_bytes);
-      else simd::prefetch_ahead(in + i, prefetch_bytes);
+      simd::prefetch_stream<Far>(in + i, prefetch_bytes);
       lines.add(firsts<Row>(in + i, line, nan));
     }
     lines.finish(i < n ? firsts<Row>(in + i, n - i, nan) : Mask{0}, n - i);

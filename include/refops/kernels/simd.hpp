@@ -310,6 +310,14 @@ template <int Locality = prefetch_to_l1>
   prefetch_ahead<prefetch_to_l1>(p, near_bytes);
 }
 
+// The ask of a loop that reads a stream and computes on it: far and near (prefetch_far_and_near)
+// when Far, the line `bytes` ahead into L1 otherwise (the loop's own rule says which).
+template <bool Far>
+[[gnu::always_inline]] inline void prefetch_stream(const void* p, std::ptrdiff_t bytes) {
+  if constexpr (Far) prefetch_far_and_near(p, bytes);
+  else prefetch_ahead(p, bytes);
+}
+
 // Asks for every cache line of the `bytes` at p: DIAGONAL_MATRIX's streamed rows read the
 // input under a run of Value, though they do not use it, so the hardware's read stream goes on
 // (read_through_gap_bytes), or ask into L2 for the start of the run after one they skip.
