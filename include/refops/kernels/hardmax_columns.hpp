@@ -178,7 +178,8 @@ struct Columns : Lanes<Target, T> {
       for (std::size_t j = 0; j < n; ++j) {
         const std::uint32_t position = position_of(index, index_high, j);
         K* row = reinterpret_cast<K*>(o + output_offset(reduced, position));
-        for (std::size_t v = j - j % line; v < j - j % line + line; v += lanes) {
+        const std::size_t first = j - j % line;  // j's line
+        for (std::size_t v = first; v < first + line; v += lanes) {
           auto same = B::load_aligned(index + v) == B(low(position));
           if constexpr (split_positions) same = same && B::load_aligned(index_high + v) == B(high(position));
           simd::stream_store<Target>(row + v, xsimd::select(same, one, zero));
