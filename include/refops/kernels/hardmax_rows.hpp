@@ -782,6 +782,9 @@ struct Rows : Lanes<Target, T> {
   static std::size_t short_rows_blocks_bits(const T* in, std::ptrdiff_t in_step, U* out, std::ptrdiff_t out_step,
                                             std::size_t count, const B& nan, const Window& window, Last last,
                                             bool stream_lines) {
+    // A run-time `last` is an odd row's (not a multiple of lanes): short_rows streams such rows
+    // as whole vectors only if both their first and last vectors are on the grid, which cannot be.
+    if constexpr (S == VectorStores::stream && std::is_same_v<Last, std::size_t>) return 0;
     const bool touching = in_step == static_cast<std::ptrdiff_t>(last + lanes) && out_step == in_step;
     if constexpr (std::is_same_v<Last, WholeLast<M>>) {
       if (touching) return short_rows_blocks_bits_touching<M, S>(in, out, count, nan, window, last, stream_lines);
@@ -824,13 +827,22 @@ struct Rows : Lanes<Target, T> {
   // lengths, each three loops (one per store kind) on each of two Arches, added 0.6 MB to
   // the library.
   static constexpr bool constant_odd_last(std::size_t last) { return sizeof(K) == 4 || whole_lines(last + lanes); }
+  // Whether touching rows whose last vector is at `last` can come with S: vector_stores_for
+  // streams only rows whose bytes are whole vectors (stream) or whole 16-byte pieces
+  // (stream_16). Lengths that cannot are not instantiated with it (rows of 10 FLOAT32 are
+  // never streamed).
+  template <VectorStores S>
+  static constexpr bool rows_take(std::size_t last) {
+    const std::size_t grid = S == VectorStores::stream ? lanes * sizeof(U) : S == VectorStores::stream_16 ? 16 : 1;
+    return (last + lanes) * sizeof(U) % grid == 0;
+  }
   template <VectorStores S, std::size_t... I>
   static std::size_t odd_rows_blocks_bits_touching(const T* in, U* out, std::size_t count, const B& nan,
                                                    const Window& window, std::size_t last, bool stream_lines,
                                                    std::index_sequence<I...>) {
     std::size_t done = 0;
     const auto with_last = [&]<std::size_t L>(std::integral_constant<std::size_t, L> constant_last) {
-      if constexpr (!constant_odd_last(L)) {
+      if constexpr (!constant_odd_last(L) || !rows_take<S>(L)) {
         return false;
       } else {
         if (last != L) return false;
