@@ -23,7 +23,7 @@
 // divide a vector (10, 12) took a transposition of 16 rows and lost to Rows' loops (0.55-0.68
 // against 0.69-0.73): they stay there. Which loops run is the host's call, by the rule and the
 // forced choice of FullWidthRows (full_width_loop; rows_loop in the benchmark), but for rows
-// under 16 bytes (host_takes).
+// under 16 bytes and FLOAT32 rows of 16 within the cache (host_takes).
 #pragma once
 
 #include <refops/kernels/hardmax_full_width_rows.hpp>
