@@ -38,7 +38,8 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
         Path::run_rows(plan, input.data(), output.data(), mode, stores);
         simd::finish_stores<Target>(stores);
       };
-      if (RowsInAVector<Target, T>::takes(plan, std::max(store_request.call_bytes, output_bytes))) return run_rows_with(std::type_identity<RowsInAVector<Target, T>>{});
+      const std::size_t call_bytes = std::max(store_request.call_bytes, output_bytes);  // a split call's whole
+      if (RowsInAVector<Target, T>::takes(plan, call_bytes)) return run_rows_with(std::type_identity<RowsInAVector<Target, T>>{});
       if (FullWidthRows<Target, T>::takes(plan)) return run_rows_with(std::type_identity<FullWidthRows<Target, T>>{});
       using Short = Rows<short_rows_target<Target>, T>;
       if (Short::takes_short_loops(plan) || Short::takes_medium_rows(plan))
