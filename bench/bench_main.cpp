@@ -360,6 +360,16 @@ void add_cache_context() {
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
                                            : std::string()));
+  benchmark::AddCustomContext(
+      "refops prefetch rules",
+      std::string(simd::amd_zen4_or_later()
+                      ? "HARDMAX's short rows streamed as whole lines leave their input to the hardware prefetcher "
+                        "(AMD Zen 4 or later)"
+                      : "HARDMAX's short rows streamed as whole lines prefetch their input 2 KiB ahead (not AMD Zen 4 "
+                        "or later)") +
+          (simd::intel_cpu() ? "; DIAGONAL_MATRIX(1) rows skip the input under runs of the value (an Intel CPU)"
+                             : "; DIAGONAL_MATRIX(1) rows read the input under runs of the value up to 16 KiB (not "
+                               "an Intel CPU)"));
   // The scratch-buffer rates (what a size first met by a split call is decided by), measured
   // here before any timing; each case's first, untimed call measures its own size
   // (prepared_for).

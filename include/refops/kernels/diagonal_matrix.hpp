@@ -96,8 +96,10 @@ struct BandProblem {
 // On the Intel Xeon guest skipping every run was better (alternated, 3 repetitions, of memcpy:
 // 0.87-0.92 skipping, 0.81 with 16 KiB, 0.82 reading all; +16 B 0.81 / 0.76 / 0.74-0.76): its
 // prefetchers find a skipping stream again at once, and its one core's read bandwidth is what
-// the unused lines take from. So the rule is the vendor, like the other prefetch rules
-// (hardmax_rows.hpp, whole_line_prefetch); the benchmark's read_gap_bytes rows show it on any host.
+// the unused lines take from. So the rule is the vendor; the benchmark's read_gap_bytes rows
+// show it on any host. On Zen 3 (AVX2, 2026-11-27; five runs of 3 repetitions, two binaries)
+// the three choices fell within one spread, 0.91-1.04 of the streamed copy each, so it stays
+// with Zen 4's (unlike hardmax_rows.hpp's whole_line_prefetch, where Zen 3 sides with Intel).
 inline std::size_t read_through_gap_bytes() { return simd::intel_cpu() ? 0 : 16384; }
 
 template <class U>

@@ -46,11 +46,15 @@ using short_rows_target = std::conditional_t<std::is_base_of_v<xsimd::avx512f, T
 // hosts disagree, each measured with the other alternated (one thread, 256 MiB, of memcpy):
 // on Zen 4 rows of 10 FLOAT32 ran at 0.87-0.90 without, 0.79-0.81 with; on the Intel Xeon
 // guest (family 6 model 207) at 0.61-0.63 without, 0.78 with, and FLOAT16 rows of 20 at
-// 0.45-0.61 against 0.78. So: on Intel CPUs, yes (the rule rests on these two hosts).
+// 0.45-0.61 against 0.78; on Zen 3 (AVX2, 2026-11-27) as on Intel: rows of 10 0.59-0.69
+// without, 0.76-0.79 with, at +16 bytes 0.84-0.89 / 1.02-1.03, FLOAT16 rows of 20 0.65-0.68 /
+// 0.73-0.74. So: yes, but on AMD Zen 4 and later (simd::amd_zen4_or_later).
 // forced_line_prefetch (1: never, 2: always; 0: the rule) forces it for the benchmark's rows
 // and the tests (detail::force_hardmax_line_prefetch sets every instruction set's copy).
 inline std::atomic<std::size_t> forced_line_prefetch{0};
-inline bool whole_line_prefetch() { return simd::intel_unless_forced(forced_line_prefetch); }
+inline bool whole_line_prefetch() {
+  return simd::rule_unless_forced(!simd::amd_zen4_or_later(), forced_line_prefetch);
+}
 
 // True for packed rows of `row` elements of `element_bytes` (FLOAT32 or FLOAT16) whose streamed
 // blocks take the whole-line loop: longer than one AVX2 vector, shorter than two, and 8 of them
