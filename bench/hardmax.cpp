@@ -112,8 +112,10 @@ REFOPS_BENCH_CASE(hardmax_case("f16_6710886x20_rows_of_20", DataType::float16, {
 REFOPS_BENCH_CASE(hardmax_case("f16_52428x20_rows_of_20_2MiB", DataType::float16, {52428, 20}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f16_16777216x8_rows_of_8", DataType::float16, {16777216, 8}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_131072x4_rows_of_4_2MiB", DataType::float32, {131072, 4}, {1}));
-// Two classes (a binary choice): rows of 8 bytes, which Rows' loops take a row at a time.
+// Two classes (a binary choice): rows of 8 bytes (FLOAT32) and 4 bytes (FLOAT16), several to a
+// vector (RowsInAVector on AVX-512, Rows::packed_rows on AVX2).
 REFOPS_BENCH_CASE(hardmax_case("f32_33554432x2_rows_of_2", DataType::float32, {33554432, 2}, {1}));
+REFOPS_BENCH_CASE(hardmax_case("f16_67108864x2_rows_of_2", DataType::float16, {67108864, 2}, {1}));
 
 }  // namespace
 }  // namespace refops::bench

@@ -956,51 +956,72 @@ struct Rows : Lanes<Target, T> {
   // the rows after it. The last rows of a run, whose vector would read or write past the run's
   // elements, and padded output rows, take a scalar loop. The long-row path they took before
   // cost some 50 ns a row (rows of 4: 0.03 of memcpy, Zen 1). Stores are plain: the rows'
-  // vectors overlap, which streamed stores must not. Packed rows of 16 bytes take half_rows
-  // first.
+  // vectors overlap, which streamed stores must not. Packed rows of 4, 8 or 16 bytes take
+  // packed_rows first.
 
 #if defined(__AVX2__)
-  // Rows of 16 bytes (four FLOAT32, eight FLOAT16), packed in and out: two rows a vector, one
-  // per 128-bit half, where the row's maximum (lane swaps and maxima), its first position (the
-  // lanes equal to it, less those after an earlier one: a prefix OR by byte shifts, which stay
-  // within the half) and its output (those lanes' bits of 1) never leave the vector. The
-  // row-at-a-time loop below, a movemask and a scalar lookup per row, ran rows of 4 at 0.32 of
-  // a streamed copy (Zen 4, 256 MiB) and 0.15 of memcpy in cache. Streamed when the strategy
-  // streams and the rows start on 32 bytes; plain otherwise. Returns the rows done: all but an
-  // odd last one.
-  static constexpr std::size_t half_row = 16 / sizeof(K);  // elements of a 16-byte row
-  static constexpr bool has_half_rows = std::is_base_of_v<xsimd::avx2, Target> && lanes == 32 / sizeof(K);
-  static std::size_t half_rows(const T* p, U* q, std::size_t count, const B& nan, StoreStrategy stores) {
+  // Packed rows of 4, 8 or 16 bytes (FLOAT32 rows of 2 or 4, FLOAT16 rows of 2, 4 or 8), in and
+  // out: 8, 4 or 2 rows a vector, where each row's maximum (lane swaps and maxima within the
+  // row's group of lanes), its first position (the lanes equal to it, less those after an
+  // earlier one: a prefix OR by shifts that stay within the group) and its output (those lanes'
+  // bits of 1) never leave the vector. The row-at-a-time loop below, a movemask and a scalar
+  // lookup per row, ran rows of 4 at 0.32 of a streamed copy (Zen 4, 256 MiB) and 0.15 of memcpy
+  // in cache, FLOAT32 rows of 2 at 0.17 (Zen 3). Streamed when the strategy streams and the
+  // rows start on 32 bytes; plain otherwise. Returns the rows done: all but the last ones short
+  // of a vector.
+  static constexpr bool packs_rows(std::size_t n) {
+    return std::is_base_of_v<xsimd::avx2, Target> && lanes == 32 / sizeof(K) && n >= 2 && n * sizeof(K) <= 16 &&
+           16 % (n * sizeof(K)) == 0;
+  }
+  // x shifted up by Bytes within each group of Group bytes (zeros in at each group's start).
+  template <std::size_t Group, std::size_t Bytes>
+  static __m256i shift_in_group(__m256i x) {
+    if constexpr (Group == 16) return _mm256_slli_si256(x, static_cast<int>(Bytes));
+    else if constexpr (Group == 8) return _mm256_slli_epi64(x, static_cast<int>(Bytes * 8));
+    else return _mm256_slli_epi32(x, static_cast<int>(Bytes * 8));
+  }
+  template <std::size_t Group>
+  static std::size_t packed_rows_of(const T* p, U* q, std::size_t count, const B& nan, StoreStrategy stores) {
     using R = simd::RawBits<32, K>;
+    constexpr std::size_t row = Group / sizeof(K), rows_a_vector = 32 / Group;
+    constexpr std::size_t lane = sizeof(K);
     const __m256i one = R::splat(static_cast<K>(Traits<T>::one));
     const bool stream = stores == StoreStrategy::stream && reinterpret_cast<std::uintptr_t>(q) % 32 == 0;
     const auto rows = [&](std::size_t j) {
-      const __m256i k = load_key<Target, T>(p + half_row * j, nan);
-      const __m256i equal = R::equal(k, R::max_in_halves(k));
-      // seen, lane i: equal in some lane 0..i.
-      __m256i seen = equal;
-      if constexpr (!R::wide) seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 2));
-      seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 4));
-      seen = _mm256_or_si256(seen, _mm256_slli_si256(seen, 8));
-      const __m256i earlier = R::wide ? _mm256_slli_si256(seen, 4) : _mm256_slli_si256(seen, 2);
+      const __m256i k = load_key<Target, T>(p + row * j, nan);
+      const __m256i equal = R::equal(k, R::template max_in_groups<Group>(k));
+      // seen, lane i: equal in some lane of its group up to i (shifts by 1, 2, 4 lanes, as
+      // far as the group reaches).
+      __m256i seen = _mm256_or_si256(equal, shift_in_group<Group, lane>(equal));
+      if constexpr (2 * lane < Group) seen = _mm256_or_si256(seen, shift_in_group<Group, 2 * lane>(seen));
+      if constexpr (4 * lane < Group) seen = _mm256_or_si256(seen, shift_in_group<Group, 4 * lane>(seen));
+      const __m256i earlier = shift_in_group<Group, lane>(seen);
       return _mm256_and_si256(_mm256_andnot_si256(earlier, equal), one);
     };
-    const std::size_t end = count - count % 2;
+    const std::size_t end = count - count % rows_a_vector;
     if (stream) {
-      for (std::size_t j = 0; j < end; j += 2) {
-        simd::prefetch_ahead(p + half_row * j, 2048);
-        _mm256_stream_si256(reinterpret_cast<__m256i*>(q + half_row * j), rows(j));
+      for (std::size_t j = 0; j < end; j += rows_a_vector) {
+        simd::prefetch_ahead(p + row * j, 2048);
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(q + row * j), rows(j));
       }
     } else {
-      for (std::size_t j = 0; j < end; j += 2)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + half_row * j), rows(j));
+      for (std::size_t j = 0; j < end; j += rows_a_vector)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + row * j), rows(j));
     }
     return end;
   }
+  static std::size_t packed_rows(std::size_t n, const T* p, U* q, std::size_t count, const B& nan, StoreStrategy stores) {
+    switch (n * sizeof(K)) {
+      case 16: return packed_rows_of<16>(p, q, count, nan, stores);
+      case 8: return packed_rows_of<8>(p, q, count, nan, stores);
+      default:
+        if constexpr (sizeof(K) == 2) return packed_rows_of<4>(p, q, count, nan, stores);
+        return 0;
+    }
+  }
 #else
-  static constexpr std::size_t half_row = 0;
-  static constexpr bool has_half_rows = false;
-  static std::size_t half_rows(const T*, U*, std::size_t, const B&, StoreStrategy) { return 0; }
+  static constexpr bool packs_rows(std::size_t) { return false; }
+  static std::size_t packed_rows(std::size_t, const T*, U*, std::size_t, const B&, StoreStrategy) { return 0; }
 #endif
 
   static void tiny_rows(const simd::LoopNest<2>& kept, std::size_t n, const T* in, U* out, K nan_scalar,
@@ -1041,9 +1062,9 @@ struct Rows : Lanes<Target, T> {
       const T* p = in + i;
       U* q = out + o;
       std::size_t j = 0;
-      constexpr auto row16 = static_cast<std::ptrdiff_t>(half_row);
-      if (has_half_rows && n == half_row && in_step == row16 && out_step == row16) {
-        j = half_rows(p, q, count, nan, stores);
+      const auto packed = static_cast<std::ptrdiff_t>(n);
+      if (packs_rows(n) && in_step == packed && out_step == packed) {
+        j = packed_rows(n, p, q, count, nan, stores);
         p += static_cast<std::ptrdiff_t>(j) * in_step;
         q += j * n;
       }

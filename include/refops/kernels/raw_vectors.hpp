@@ -55,24 +55,29 @@ struct RawBits<32, K> : RawExtremes<xsimd::avx2, K> {
     return _mm256_movemask_epi8(wide ? _mm256_cmpgt_epi32(a, b) : _mm256_cmpgt_epi16(a, b)) != 0;
   }
   static bool all_equal(V a, V b) { return _mm256_movemask_epi8(equal(a, b)) == -1; }
-  // Every lane the signed maximum of its 128-bit half (lanes swapped 8 bytes apart, then 4,
-  // then 2 for 16-bit lanes).
-  static V max_in_halves(V v) { return in_halves(v, [](V a, V b) { return smax(a, b); }); }
+  // Every lane the signed maximum of its group of Group bytes (4, 8 or 16: lanes swapped 8 bytes
+  // apart, then 4, then 2 for 16-bit lanes, as far as the group reaches); max_in_halves, of its
+  // 128-bit half.
+  template <std::size_t Group>
+  static V max_in_groups(V v) { return in_groups<Group>(v, [](V a, V b) { return smax(a, b); }); }
+  static V max_in_halves(V v) { return max_in_groups<16>(v); }
   // The signed maximum (minimum) across lanes: the halves, then within the half.
   static K max_across(V v) { return across(v, [](V a, V b) { return smax(a, b); }); }
   static K min_across(V v) { return across(v, [](V a, V b) { return smin(a, b); }); }
 
  private:
-  template <class Op>
-  static V in_halves(V v, Op op) {
-    v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
-    v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+  template <std::size_t Group, class Op>
+  static V in_groups(V v, Op op) {
+    static_assert(Group == 4 || Group == 8 || Group == 16);
+    static_assert(Group > sizeof(K));
+    if constexpr (Group >= 16) v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+    if constexpr (Group >= 8) v = op(v, _mm256_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
     if constexpr (!wide) v = op(v, _mm256_or_si256(_mm256_slli_epi32(v, 16), _mm256_srli_epi32(v, 16)));
     return v;
   }
   template <class Op>
   static K across(V v, Op op) {
-    return static_cast<K>(_mm256_cvtsi256_si32(in_halves(op(v, _mm256_permute2x128_si256(v, v, 1)), op)));
+    return static_cast<K>(_mm256_cvtsi256_si32(in_groups<16>(op(v, _mm256_permute2x128_si256(v, v, 1)), op)));
   }
 };
 
