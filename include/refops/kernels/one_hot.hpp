@@ -308,10 +308,20 @@ void positions_of(const I* index, std::ptrdiff_t index_step, std::size_t n, std:
     using W = std::make_unsigned_t<I>;
     using wide = xsimd::batch<W, Target>;
     const wide L(static_cast<W>(length)), nothing(static_cast<W>(none));
+    const auto positions_at = [&](std::size_t from) {
+      return vector_positions<I>(wide::load_unaligned(reinterpret_cast<const W*>(index + from)), L, nothing,
+                                 wrap_negative);
+    };
+    // INT64 into 32-bit positions in registers, two vectors a step: through memory lane by lane
+    // (below), axis 0 of 16 x 32768 in cache ran at 0.54 of memset where UINT32 ran at 0.76,
+    // and 16 x 4194304 at 0.61 of the same bytes (Zen 3).
+    if constexpr (sizeof(W) == 8 && sizeof(U) == 4 && simd::narrows_64_to_32<Target>) {
+      for (; index_step == 1 && k + 2 * wide::size <= n; k += 2 * wide::size)
+        simd::narrow_store_64_to_32<Target>(positions_at(k), positions_at(k + wide::size), position + k);
+    }
     alignas(64) W at_wide[wide::size];
     for (; index_step == 1 && k + wide::size <= n; k += wide::size) {
-      vector_positions<I>(wide::load_unaligned(reinterpret_cast<const W*>(index + k)), L, nothing, wrap_negative)
-          .store_aligned(at_wide);
+      positions_at(k).store_aligned(at_wide);
       for (std::size_t i = 0; i < wide::size; ++i) position[k + i] = static_cast<U>(at_wide[i]);
     }
   }

@@ -136,6 +136,46 @@ inline constexpr bool has_streaming_stores =
 #endif
     false;
 
+// True when this Target narrows 64-bit lanes to 32 in vector registers (narrow_store_64_to_32).
+template <class Target>
+inline constexpr bool narrows_64_to_32 =
+#if defined(__AVX512F__)
+    std::is_base_of_v<xsimd::avx512f, Target> ||
+#endif
+#if defined(__AVX2__)
+    std::is_base_of_v<xsimd::avx2, Target> ||
+#endif
+    false;
+
+// The low 32 bits of each 64-bit lane of a, then of b, stored at out (unaligned): a truncation,
+// two vectors into one. Only for narrows_64_to_32<Target>. Lane by lane through memory it was
+// the INT64-index ONE_HOT's bound in cache (one_hot.hpp, positions_of).
+template <class Target>
+[[gnu::always_inline]] inline void narrow_store_64_to_32(const xsimd::batch<std::uint64_t, Target>& a,
+                                                         const xsimd::batch<std::uint64_t, Target>& b,
+                                                         std::uint32_t* out) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) {
+    // The masked form with every lane set: GCC 12 warns inside its header for the plain one.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_maskz_cvtepi64_epi32(0xFF, a));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8), _mm512_maskz_cvtepi64_epi32(0xFF, b));
+    return;
+  } else
+#endif
+#if defined(__AVX2__)
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target>) {
+    // Each vector's even 32-bit lanes to its low half, then the two low halves side by side.
+    const __m256i even_first = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i lo = _mm256_permutevar8x32_epi32(a, even_first), hi = _mm256_permutevar8x32_epi32(b, even_first);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_permute2x128_si256(lo, hi, 0x20));
+    return;
+  } else
+#endif
+  {
+    static_assert(narrows_64_to_32<Target>, "narrow_store_64_to_32 needs AVX2 or AVX-512");
+  }
+}
+
 // Stores the vector `v` at the vector-aligned address p around the cache. Only for
 // has_streaming_stores<Target>.
 template <class Target, class U>
