@@ -149,9 +149,9 @@ inline constexpr bool narrows_64_to_32 =
 // two vectors into one. Only for narrows_64_to_32<Target>. Lane by lane through memory it was
 // the INT64-index ONE_HOT's bound in cache (one_hot.hpp, positions_of).
 template <class Target>
-[[gnu::always_inline]] inline void narrow_store_64_to_32(const xsimd::batch<std::uint64_t, Target>& a,
-                                                         const xsimd::batch<std::uint64_t, Target>& b,
-                                                         std::uint32_t* out) {
+[[gnu::always_inline]] inline void narrow_store_64_to_32([[maybe_unused]] const xsimd::batch<std::uint64_t, Target>& a,
+                                                         [[maybe_unused]] const xsimd::batch<std::uint64_t, Target>& b,
+                                                         [[maybe_unused]] std::uint32_t* out) {
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) {
     // The masked form with every lane set: GCC 12 warns inside its header for the plain one.
