@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -107,15 +108,25 @@ inline Found from_sysfs() {
   return f;
 }
 
+// Whether CPUID's vendor string (leaf 0: ebx, edx, ecx, in that order) is `vendor`.
+inline bool cpu_vendor_is([[maybe_unused]] const char (&vendor)[13]) {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned eax = 0, name[3] = {};
+  if (!__get_cpuid(0, &eax, &name[0], &name[2], &name[1])) return false;
+  return std::memcmp(name, vendor, 12) == 0;
+#else
+  return false;
+#endif
+}
+
 inline Found from_cpuid() {
   Found f;
 #if defined(__x86_64__) || defined(__i386__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return f;
   const unsigned max_leaf = eax;
-  // "AuthenticAMD" / "HygonGenuine" keep the table in leaf 0x8000001D (with TOPOEXT); Intel
-  // in leaf 4.
-  const bool amd_like = ebx == 0x68747541 /* Auth */ || ebx == 0x6f677948 /* Hygo */;
+  // AMD and Hygon keep the table in leaf 0x8000001D (with TOPOEXT); Intel in leaf 4.
+  const bool amd_like = cpu_vendor_is("AuthenticAMD") || cpu_vendor_is("HygonGenuine");
   unsigned leaf = 4;
   if (amd_like) {
     if (__get_cpuid(0x80000000, &eax, &ebx, &ecx, &edx) == 0 || eax < 0x8000001D) return f;
@@ -170,14 +181,7 @@ inline CacheTopology detect() {
 // True on an Intel CPU (CPUID's vendor "GenuineIntel"), read once. Some choices follow the
 // hardware prefetchers, which differ by vendor (hardmax_rows.hpp, whole_line_prefetch).
 inline bool intel_cpu() {
-  static const bool intel = [] {
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    return __get_cpuid(0, &eax, &ebx, &ecx, &edx) && ebx == 0x756e6547 /* Genu */ && edx == 0x49656e69 /* ineI */;
-#else
-    return false;
-#endif
-  }();
+  static const bool intel = cache_detail::cpu_vendor_is("GenuineIntel");
   return intel;
 }
 
@@ -191,9 +195,7 @@ inline bool amd_zen4_or_later() {
   static const bool zen4 = [] {
 #if defined(__x86_64__) || defined(__i386__)
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx) || ebx != 0x68747541 /* Auth */ || edx != 0x69746e65 /* enti */)
-      return false;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+    if (!cache_detail::cpu_vendor_is("AuthenticAMD") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
     const unsigned base_family = (eax >> 8) & 0xF;
     const unsigned family = base_family == 0xF ? base_family + ((eax >> 20) & 0xFF) : base_family;
     const unsigned model = ((eax >> 12) & 0xF0) | ((eax >> 4) & 0xF);

@@ -13,11 +13,12 @@
 //
 // Rows' loops (AVX2's on AVX-512: short_rows_target) reduce blocks of 8 rows through a
 // transposition and write each row from a window in L1, loads and stores in separate phases;
-// rows under 16 bytes went a row at a time (since 2026-11-27 several a vector, packed_rows). On the Intel Xeon guest (family 6 model 207), one
-// thread, both in one process (of memcpy, 256 MiB; docs/decisions.md has the rest): FLOAT32
-// rows of 16 0.82 -> 0.89, of 4 0.76 -> 0.91, of 2 0.15 -> 0.91, rows of 16 at +16 bytes 0.60 ->
-// 0.80; FLOAT16 rows of 8 0.65 -> 0.85, of 16 0.76 -> 0.90, of 2 0.06 -> 0.86; in cache (2 MiB,
-// of the streamed copy) FLOAT32 rows of 4 0.51 -> 0.94, FLOAT16 rows of 8 0.50 -> 0.98. The
+// rows under 16 bytes went a row at a time (since 2026-11-27 several a vector, packed_rows).
+// On the Intel Xeon guest (family 6 model 207), one thread, both in one process (of memcpy,
+// 256 MiB; docs/decisions.md has the rest): FLOAT32 rows of 16 0.82 -> 0.89, of 4 0.76 ->
+// 0.91, of 2 0.15 -> 0.91, rows of 16 at +16 bytes 0.60 -> 0.80; FLOAT16 rows of 8 0.65 ->
+// 0.85, of 16 0.76 -> 0.90, of 2 0.06 -> 0.86; in cache (2 MiB, of the streamed copy) FLOAT32
+// rows of 4 0.51 -> 0.94, FLOAT16 rows of 8 0.50 -> 0.98. The
 // same masks with each block of 16 rows loaded whole before any was stored ran at 0.71-0.80
 // (rows of 16): a load and a store a vector keeps the bus busy both ways. Rows that do not
 // divide a vector (10, 12) took a transposition of 16 rows and lost to Rows' loops (0.55-0.68
@@ -74,8 +75,8 @@ struct RowsInAVector {
   // loops took those a row at a time (FLOAT32 rows of 2 at 0.15 of memcpy, FLOAT16 rows of 4
   // and 2 at 0.13 and 0.06 on the Intel guest, against 0.80-0.91 here). AVX2's packed_rows now
   // takes them several a vector (1.01-1.04 on Zen 3), not yet measured against this loop on an
-  // AVX-512 host, so they stay here. But rows of one whole vector (16 FLOAT32) within the cache stay Rows': there the
-  // block loop beat this one in 7 of 9 pairs of forced rows, one a tie, on the Intel guest (2
+  // AVX-512 host, so they stay here. But rows of one whole vector (16 FLOAT32) within the cache
+  // stay Rows': there the block loop beat this one in 7 of 9 pairs of forced rows, one a tie, on the Intel guest (2
   // MiB, rows of 16 positive and negative, of the streamed copy, 0.78-0.94 against 0.54-0.94;
   // from memory this one wins, 0.95 against 0.87). The forced choice forces all three.
   static bool host_takes(std::size_t row, std::size_t call_bytes) {
