@@ -30,6 +30,26 @@ TEST_CASE("available archs are best first and end with scalar", "[arch]") {
   WARN("available archs: " << names);
 }
 
+TEST_CASE("the paths offered are the instruction sets this build compiled that this CPU has", "[arch]") {
+  // REFOPS_ISAS may leave instruction sets out (cmake/refops_arch.cmake): dispatch must never
+  // offer one whose kernels are not there, and must offer every one that is and can run here.
+  const std::string built = "," REFOPS_TEST_BUILT_ISAS ",";
+  const auto& cpu = detail::host_cpu_features();
+  const bool capped = std::getenv("REFOPS_ARCH") && *std::getenv("REFOPS_ARCH");
+  const auto archs = available_archs();
+  INFO("built: " << REFOPS_TEST_BUILT_ISAS);
+  CHECK(built.find(",scalar,") != std::string::npos);
+  for (Arch a : {Arch::scalar, Arch::sse2, Arch::avx2, Arch::avx512, Arch::neon}) {
+    const bool is_built = built.find("," + std::string(name_of(a)) + ",") != std::string::npos;
+    const bool runs_here = a == Arch::scalar || (a == Arch::sse2 && cpu.sse2) || (a == Arch::avx2 && cpu.avx2) ||
+                           (a == Arch::avx512 && cpu.avx512) || (a == Arch::neon && cpu.neon);
+    const bool offered = std::find(archs.begin(), archs.end(), a) != archs.end();
+    INFO("arch: " << name_of(a));
+    if (!is_built || !runs_here) CHECK_FALSE(offered);
+    else if (!capped) CHECK(offered);
+  }
+}
+
 #if defined(__x86_64__)
 TEST_CASE("our CPUID agrees with the compiler's view of this CPU", "[arch]") {
   const auto& cpu = detail::host_cpu_features();

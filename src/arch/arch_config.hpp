@@ -25,7 +25,7 @@
 namespace refops::detail::REFOPS_ISA {
 
 namespace isa_targets {
-#define REFOPS_ISA_TARGET(name, family, target, arg) REFOPS_IF_BUILT(family, using name = target;)
+#define REFOPS_ISA_TARGET(name, family, target, arg) REFOPS_IF_BUILT(name, using name = target;)
 REFOPS_FOR_EACH_ISA(REFOPS_ISA_TARGET, ~)
 #undef REFOPS_ISA_TARGET
 }  // namespace isa_targets

@@ -35,7 +35,7 @@ struct ArchList {
 bool is_built_and_supported(Arch a) {
   [[maybe_unused]] const CpuFeatures& cpu = host_cpu_features();
 #define REFOPS_ISA_SUPPORTED(name, family, target, arg) \
-  case Arch::name: return REFOPS_IF_BUILT(family, cpu.name ||) false;
+  case Arch::name: return REFOPS_IF_BUILT(name, cpu.name ||) false;
   switch (a) { REFOPS_FOR_EACH_ISA(REFOPS_ISA_SUPPORTED, ~) }
 #undef REFOPS_ISA_SUPPORTED
   return false;

@@ -46,12 +46,12 @@ struct ArchTable {
 }  // namespace refops::detail
 
 // Inside namespace refops::detail: declares `decl` in every built instruction set's namespace.
-#define REFOPS_DECLARE_IN_ISA(name, family, target, decl) REFOPS_IF_BUILT(family, namespace name { decl })
+#define REFOPS_DECLARE_IN_ISA(name, family, target, decl) REFOPS_IF_BUILT(name, namespace name { decl })
 #define REFOPS_DECLARE_PER_ARCH(decl) REFOPS_FOR_EACH_ISA(REFOPS_DECLARE_IN_ISA, decl)
 
 // Inside namespace refops::detail: the ArchTable of entry point `fn` (declared as above).
 #define REFOPS_SET_ISA_ENTRY(name, family, target, fn) \
-  REFOPS_IF_BUILT(family, table.entries[static_cast<std::size_t>(::refops::Arch::name)] = &name::fn;)
+  REFOPS_IF_BUILT(name, table.entries[static_cast<std::size_t>(::refops::Arch::name)] = &name::fn;)
 #define REFOPS_ARCH_TABLE(fn)                                  \
   [] {                                                         \
     ::refops::detail::ArchTable<decltype(&scalar::fn)> table;  \
