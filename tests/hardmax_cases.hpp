@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -25,6 +26,9 @@
 #include "validation/tensor_rules.hpp"
 
 namespace refops::test {
+
+// Sizes on either side of every vector width (FLOAT16 and FLOAT32, 16 to 64 bytes).
+inline constexpr std::uint32_t edge_sizes[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
 
 inline Buffer oracle(const Hardmax1Desc& desc, const Buffer& input) {
   return hardmax_oracle(desc, input, Buffer::for_tensor(desc.output));

@@ -3,7 +3,8 @@
 // whose rows are interleaved with kept dimensions ("interleaved groups"). Row lengths and row
 // counts sit on either side of every vector width and block size; every block mixes rows of
 // different kinds (ties, +-0, NaN first, in the middle or last, all NaN), so branch-free
-// per-row logic sees its neighbours differ.
+// per-row logic sees its neighbours differ. And the typed layer (kernels::hardmax) against the
+// oracle and execute().
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -315,6 +316,8 @@ TEST_CASE("HARDMAX1 columns, zero-filled and patched or compare-and-selected, ma
   });
 }
 
+// The typed layer's tests are together in this file: each instantiates the header-only kernels
+// for the test binary's own Arch, the slowest code of a test file to compile.
 TEST_CASE("HARDMAX1's typed layer gives the oracle's output with every store strategy", "[hardmax][generated]") {
   // The typed layer takes the strategy directly (simd::StoreRequest), so every path's streamed
   // and plain writes are checked on the header-only Arch, whatever the compiled layer passes.
@@ -352,6 +355,32 @@ TEST_CASE("HARDMAX1's typed layer gives the oracle's output with every store str
         }
       }
     }
+  }
+}
+
+TEST_CASE("the typed layer gives what execute gives, FLOAT64 included", "[hardmax][generated]") {
+  REFOPS_TEST_RNG(rng);
+  for (int i = 0; i < 12; ++i) {
+    const DataType type = i % 3 == 0 ? DataType::float64 : i % 3 == 1 ? DataType::float32 : DataType::float16;
+    const Dims sizes{static_cast<std::uint32_t>(rng.between(1, 5)), edge_sizes[rng.between(0, std::size(edge_sizes) - 1)],
+                     static_cast<std::uint32_t>(rng.between(1, 3))};
+    Dims axes;
+    for (std::uint32_t d = 0; d < 3; ++d)
+      if (rng.chance(0.5) || (d == 2 && axes.empty())) axes.push_back(d);
+    const Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes,
+                            rng.chance(0.5) ? NanMode::propagate : NanMode::ignore};
+    const Buffer input = make_input(desc.input, rng, 0.05, 0);
+    Buffer typed = Buffer::for_tensor(desc.output);
+    auto run = [&](auto tag) {
+      using T = decltype(tag);
+      kernels::hardmax<T>(make_view(reinterpret_cast<const T*>(input.data()), sizes),
+                          make_view(reinterpret_cast<T*>(typed.data()), sizes), axes, desc.nan_mode);
+    };
+    if (type == DataType::float64) run(double{});
+    else if (type == DataType::float32) run(float{});
+    else run(float16{});
+    INFO(describe(desc));
+    CHECK(typed.bytes() == oracle(desc, input).bytes());
   }
 }
 
