@@ -51,11 +51,15 @@ if(REFOPS_ISAS)
 endif()
 message(STATUS "refops: kernels for ${REFOPS_ARCHS}")
 # What the library, its per-ISA objects and the tests are compiled with: the family
-# (REFOPS_BUILD_X86, ...) and each built instruction set (REFOPS_BUILD_ISA_<name>,
-# dispatch/isa_list.hpp's REFOPS_IF_BUILT).
+# (REFOPS_BUILD_X86, ...) and, for every instruction set of the list, whether this build has
+# it (REFOPS_BUILT_<name>=1 or 0, dispatch/isa_list.hpp's REFOPS_IF_BUILT).
 set(REFOPS_ARCH_DEFINES ${REFOPS_ARCH_FAMILY_DEFINE})
-foreach(arch IN LISTS REFOPS_ARCHS)
-  list(APPEND REFOPS_ARCH_DEFINES REFOPS_BUILD_ISA_${arch})
+foreach(isa IN LISTS _refops_all_isas)
+  if(isa IN_LIST REFOPS_ARCHS)
+    list(APPEND REFOPS_ARCH_DEFINES REFOPS_BUILT_${isa}=1)
+  else()
+    list(APPEND REFOPS_ARCH_DEFINES REFOPS_BUILT_${isa}=0)
+  endif()
 endforeach()
 
 # "scalar" means scalar: the compiler may not vectorize it behind our back, so the speed-up

@@ -2,8 +2,7 @@
 // from it: the entry-point namespaces and dispatch tables (dispatch/arch_table.hpp), name_of(Arch)
 // and the dispatch order (dispatch/arch.cpp), the SIMD target each per-ISA object is compiled
 // for (arch/arch_config.hpp) and the CMake list of per-ISA objects (cmake/refops_arch.cmake
-// reads the X(...) lines below, so keep one per line). A new entry also needs its
-// REFOPS_IF_BUILT block at the end.
+// reads the X(...) lines below, so keep one per line).
 //
 // X(name, family, target, arg):
 //   name    the public Arch enumerator (include/refops/arch.hpp, in this order), its name_of()
@@ -24,32 +23,14 @@
   X(neon, NEON, ::xsimd::neon64, arg)
 
 // REFOPS_IF_BUILT(name, tokens): the tokens when this build compiles the instruction set's
-// kernels, nothing otherwise. CMake defines REFOPS_BUILD_ISA_<name> for each one it compiles:
-// those of the target processor's family, or the subset REFOPS_ISAS names
-// (cmake/refops_arch.cmake). One block per instruction set of the list.
-#define REFOPS_IF_BUILT(name, ...) REFOPS_IF_BUILT_##name(__VA_ARGS__)
-#if defined(REFOPS_BUILD_ISA_scalar)
-#define REFOPS_IF_BUILT_scalar(...) __VA_ARGS__
-#else
-#error "the scalar kernels are always built (CMake defines REFOPS_BUILD_ISA_scalar)"
-#endif
-#if defined(REFOPS_BUILD_ISA_sse2)
-#define REFOPS_IF_BUILT_sse2(...) __VA_ARGS__
-#else
-#define REFOPS_IF_BUILT_sse2(...)
-#endif
-#if defined(REFOPS_BUILD_ISA_avx2)
-#define REFOPS_IF_BUILT_avx2(...) __VA_ARGS__
-#else
-#define REFOPS_IF_BUILT_avx2(...)
-#endif
-#if defined(REFOPS_BUILD_ISA_avx512)
-#define REFOPS_IF_BUILT_avx512(...) __VA_ARGS__
-#else
-#define REFOPS_IF_BUILT_avx512(...)
-#endif
-#if defined(REFOPS_BUILD_ISA_neon)
-#define REFOPS_IF_BUILT_neon(...) __VA_ARGS__
-#else
-#define REFOPS_IF_BUILT_neon(...)
+// kernels, nothing otherwise. CMake defines REFOPS_BUILT_<name> as 1 or 0 for every name of the
+// list: 1 for those of the target processor's family, or of the subset REFOPS_ISAS names
+// (cmake/refops_arch.cmake).
+#define REFOPS_IF_BUILT(name, ...) REFOPS_IF_BUILT_FLAG(REFOPS_BUILT_##name, __VA_ARGS__)
+#define REFOPS_IF_BUILT_FLAG(flag, ...) REFOPS_IF_BUILT_PASTE(flag, __VA_ARGS__)  // expands flag first
+#define REFOPS_IF_BUILT_PASTE(flag, ...) REFOPS_IF_BUILT_##flag(__VA_ARGS__)
+#define REFOPS_IF_BUILT_1(...) __VA_ARGS__
+#define REFOPS_IF_BUILT_0(...)
+#if !defined(REFOPS_BUILT_scalar) || !REFOPS_BUILT_scalar
+#error "the scalar kernels are always built (CMake defines REFOPS_BUILT_<name> for every instruction set)"
 #endif
