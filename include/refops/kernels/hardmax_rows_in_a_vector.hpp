@@ -76,9 +76,10 @@ struct RowsInAVector {
   // and 2 at 0.13 and 0.06 on the Intel guest, against 0.80-0.91 here). AVX2's packed_rows now
   // takes them several a vector (1.01-1.04 on Zen 3), not yet measured against this loop on an
   // AVX-512 host, so they stay here. But rows of one whole vector (16 FLOAT32) within the cache
-  // stay Rows': there the block loop beat this one in 7 of 9 pairs of forced rows, one a tie, on the Intel guest (2
-  // MiB, rows of 16 positive and negative, of the streamed copy, 0.78-0.94 against 0.54-0.94;
-  // from memory this one wins, 0.95 against 0.87). The forced choice forces all three.
+  // stay Rows': there the block loop beat this one in 7 of 9 pairs of forced rows, one a tie,
+  // on the Intel guest (2 MiB, rows of 16 positive and negative, of the streamed copy,
+  // 0.78-0.94 against 0.54-0.94; from memory this one wins, 0.95 against 0.87). The forced
+  // choice forces all three.
   static bool host_takes(std::size_t row, std::size_t call_bytes) {
     const bool by_rule = forced_rows_loop.load(std::memory_order_relaxed) == 0;
     if (by_rule && row * sizeof(T) < 16) return true;
