@@ -68,15 +68,13 @@ void check_shapes(const OneHotDesc& desc, std::vector<Diagnostic>& out) {
   check_same_type(desc.values, "ValuesTensor", desc.output, "OutputTensor", out);
 }
 
-// OffValue and OnValue (the kernel header's on_value_of says where OnValue is) as bit patterns.
+// OffValue and OnValue (the kernel header's on_value_offset says where OnValue is) as bit
+// patterns. From the description: a TensorView of ValuesTensor (copies of its sizes and
+// strides) was most of execute()'s own instructions in a small call.
 struct OffOn { std::uint64_t off, on; };
 OffOn values_of(const TensorDesc& desc, In values) {
-  return visit_data_type(desc.data_type, [&](auto tag) {
-    using T = decltype(tag);
-    const auto view = make_view(reinterpret_cast<const T*>(values.data()), desc.sizes, desc.strides);
-    const auto* on = reinterpret_cast<const std::byte*>(kernels::one_hot_detail::on_value_of(view));
-    return OffOn{element_bits(values.data(), desc.data_type), element_bits(on, desc.data_type)};
-  });
+  const std::size_t on = kernels::one_hot_detail::on_value_offset(desc.sizes, desc.strides) * size_of(desc.data_type);
+  return {element_bits(values.data(), desc.data_type), element_bits(values.data() + on, desc.data_type)};
 }
 
 OneHotCall call_of(const OneHotDesc& desc, In indices, In values, Out output) {

@@ -447,12 +447,18 @@ void one_hot_bits(const OneHotProblem<I, U>& p) {
   one_hot_reference(p, nest);
 }
 
-// OnValue's element: one step along the last dimension of size > 1 (element 0 if none).
+// Where OnValue is in values, in elements: one step along the last dimension of size > 1 (0 if
+// none). Empty strides mean packed ones, whose step there is 1 (every later size is 1).
+inline std::size_t on_value_offset(const Dims& sizes, const Dims& strides) {
+  for (std::size_t d = sizes.size(); d-- > 0;)
+    if (sizes[d] > 1) return strides.empty() ? 1 : strides[d];
+  return 0;
+}
+
+// OnValue's element.
 template <class T>
 const T* on_value_of(TensorView<const T> values) {
-  for (std::size_t d = values.rank(); d-- > 0;)
-    if (values.sizes()[d] > 1) return values.data() + values.strides()[d];
-  return values.data();
+  return values.data() + on_value_offset(values.sizes(), values.strides());
 }
 
 // The typed kernel on an explicit Target; `wrap_negative` false is OpenVINO's ignore mode.
