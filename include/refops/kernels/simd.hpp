@@ -177,9 +177,10 @@ template <class Target>
 // a < b lane by lane for unsigned integer lanes. AVX2 has only signed compares, and xsimd 8.1
 // takes unsigned ones to two SSE halves (an extract, the sign flip and compare of each half,
 // an insert): here the sign bit of both is flipped and the signed compare decides, three
-// operations. Under it ONE_HOT's INT64 indices on AVX2 ran at 0.66 of the same bytes where
-// UINT32 ones ran at 0.96 (16 x 4194304 along axis 0, the Intel Xeon guest; one_hot.hpp,
-// vector_positions). AVX-512 and NEON compare unsigned lanes themselves.
+// operations. With xsimd's, ONE_HOT's INT64 indices on AVX2 ran at 0.66 of the same bytes,
+// UINT32 ones at 0.94; with these 0.77 (16 x 4194304 along axis 0, the Intel Xeon guest;
+// one_hot.hpp, vector_positions and the next tile's asks did the rest). AVX-512 and NEON
+// compare unsigned lanes themselves.
 template <class Target, class U>
 [[gnu::always_inline]] inline xsimd::batch_bool<U, Target> less_unsigned(const xsimd::batch<U, Target>& a,
                                                                          const xsimd::batch<U, Target>& b) {
