@@ -69,8 +69,8 @@ void check_shapes(const OneHotDesc& desc, std::vector<Diagnostic>& out) {
 }
 
 // OffValue and OnValue (the kernel header's on_value_offset says where OnValue is) as bit
-// patterns. From the description: a TensorView of ValuesTensor (copies of its sizes and
-// strides) was most of execute()'s own instructions in a small call.
+// patterns, read from the description: a TensorView of ValuesTensor copied its sizes and
+// strides on every call (43 of seed example 1's 1503 instructions a call, callgrind).
 struct OffOn { std::uint64_t off, on; };
 OffOn values_of(const TensorDesc& desc, In values) {
   const std::size_t on = kernels::one_hot_detail::on_value_offset(desc.sizes, desc.strides) * size_of(desc.data_type);

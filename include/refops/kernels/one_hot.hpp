@@ -395,12 +395,13 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
       // A streamed output is too large for the cache, and so are its indices: the next tile's
       // contiguous ones are asked for into L2 a part before each run of this tile's, so they
       // arrive while this tile's stores go out. Read after them, by the positions' pass, INT64
-      // indices held 16 x 4194304 along axis 0 at 0.78 of the same bytes on AVX2 (the Intel
-      // Xeon guest; with the asks 0.96-0.97, UINT32 0.91-0.92 -> 1.00-1.02), their loads a fifth
-      // of the kernel's samples. In cache the asks cost UINT32 a tenth (AVX-512) and gained none.
-      const bool packed_indices = index_step == 1 && stores == StoreStrategy::stream;
-      const auto* next_index = packed_indices ? reinterpret_cast<const std::byte*>(index + n) : nullptr;
-      const std::size_t next_bytes = packed_indices ? std::min(inner_tile, count - t - n) * sizeof(I) : 0;
+      // indices held 16 x 4194304 along axis 0 at 0.77-0.78 of the same bytes on AVX2 (the
+      // Intel Xeon guest; with the asks 0.95-0.96, UINT32 0.94 -> 0.97-1.02), their loads a
+      // fifth of the kernel's samples. In cache the asks cost UINT32 about 7% (AVX-512) and
+      // gained nothing, so only a streamed output asks.
+      const bool ask_next = index_step == 1 && stores == StoreStrategy::stream;
+      const auto* next_index = ask_next ? reinterpret_cast<const std::byte*>(index + n) : nullptr;
+      const std::size_t next_bytes = ask_next ? std::min(inner_tile, count - t - n) * sizeof(I) : 0;
       const std::size_t ask_bytes = (next_bytes / length + simd::cache_line_bytes) & ~(simd::cache_line_bytes - 1);
       for (std::size_t j = 0; j < length; ++j) {
         if (j * ask_bytes < next_bytes)
