@@ -67,8 +67,9 @@ struct StoreNeeds {
   // fill, however fast, cannot; so a large output streams.
   bool fills_while_reading = false;
   // The kernel computes each output vector from the input it has just read and stores its
-  // lines whole, a row or a few at a time (HARDMAX's long rows and rows of whole vectors): in
-  // cache it streams like a kernel that fills while it reads (choose_stores).
+  // lines whole, a row or a few at a time (HARDMAX's long rows, rows of whole vectors, and
+  // packed rows several a vector): in cache it streams like a kernel that fills while it
+  // reads (choose_stores).
   bool writes_lines_while_reading = false;
   // The kernel reads while it writes, and its output starts on the 16-byte grid but not on the
   // vector grid: streamed, its stores are 16-byte pieces, with which some hosts copy far more
