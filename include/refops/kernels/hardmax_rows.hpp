@@ -416,8 +416,11 @@ struct Rows : Lanes<Target, T> {
   // The output rows of n elements: the row with its 1 at i starts at bits + (n - 1 - i).
   struct Window {
     U bits[2 * max_short_vectors * lanes];
+    // Zeroed by vector stores: std::fill became a `rep stosq`, whose start-up costs tens of
+    // cycles on the AMD cores (docs/performance.md, "Small calls"), once in every small call.
     explicit Window(std::size_t n) {
-      std::fill(bits, bits + std::max(2 * n, n + lanes), U{0});  // tiny rows read a whole vector
+      const std::size_t zeros = std::max(2 * n, n + lanes);  // tiny rows read a whole vector
+      for (std::size_t i = 0; i < zeros; i += lanes) B(K{0}).store_unaligned(reinterpret_cast<K*>(bits + i));
       bits[n - 1] = Traits<T>::one;
     }
     const K* row_with_one_at(std::size_t n, std::size_t i) const {
