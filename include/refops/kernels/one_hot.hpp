@@ -423,13 +423,16 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
   });
 }
 
-// Outputs of at most this many bytes take the reference loop on every Target: the vector
-// paths' set-up (the store choice, a SparseRun, the row blocks) costs more than they save on a
-// few elements. Instructions a call through execute(), AVX2 path, callgrind, vector paths
-// against the reference: seed example 1 (12 FLOAT32) 1460 / 1284; one row of 16 1122 / 993;
-// 8 rows of 4 (128 bytes) 1438 / 1464, 16 rows of 4 1621 / 1960; along axis 0, 8 x 4
-// 1387 / 1567.
-inline constexpr std::size_t tiny_output_bytes = 64;
+// Outputs of at most tiny_elements elements in at most tiny_sequences sequences take the
+// reference loop on every Target: the vector paths' set-up (the store choice, a SparseRun, the
+// row blocks) costs more than they save there. The reference's cost grows with the elements,
+// whatever their width, and with the sequences (some 40-100 instructions each). Instructions
+// a call through execute(), AVX2 path, callgrind, vector paths against the reference: seed
+// example 1 (3 x 4 FLOAT32) 1460 / 1286, of INT8 1341 / 1199; one row of 16 FLOAT32
+// 1122 / 999; 4 x 4 along axis 0 1411 / 1272; 16 rows of 1 1253 / 1614; 32 elements about
+// even (8 rows of 4 FLOAT32 1438 / 1464, 4 rows of 8 INT8 1354 / 1493); 64 INT8 elements
+// 1132-1810 / 1756-2317.
+inline constexpr std::size_t tiny_elements = 16, tiny_sequences = 4;
 
 // The store strategy for the whole call, and the paths: the dimension with output stride 1
 // decides.
@@ -439,8 +442,8 @@ void one_hot_bits(const OneHotProblem<I, U>& p) {
   std::size_t elements = 1;
   for (std::uint32_t s : p.sizes) elements *= s;
   if constexpr (simd::is_vector_arch<Target>) {
-    if (elements * sizeof(U) <= tiny_output_bytes) return one_hot_reference(p, nest);
     const std::size_t a = axis_dimension(nest);
+    if (elements <= tiny_elements && elements <= tiny_sequences * nest.sizes[a]) return one_hot_reference(p, nest);
     std::size_t unit = nest.rank;
     for (std::size_t d = nest.rank; d-- > 0;)
       if (nest.strides[out_operand][d] == 1 && nest.sizes[d] > 1) {
