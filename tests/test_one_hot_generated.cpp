@@ -233,3 +233,47 @@ TEST_CASE("ONE_HOT: every store strategy writes the oracle's bytes at every misa
     }
   }
 }
+
+// Along axis 0 with indices as wide as the output (UINT32 and INT32 into FLOAT32), a tile's
+// indices are compared as they are when they start on the vector grid or the output streams,
+// and made positions first otherwise. Index bases 0 to 48 bytes past a line and output bases
+// 0 and 16 bytes past one reach both on every arch, with every strategy forced; INT32 indices
+// wrap from -L.
+TEST_CASE("ONE_HOT axis 0: indices as wide as the output give the oracle's bytes at every index offset",
+          "[one_hot][generated]") {
+  REFOPS_TEST_RNG(rng);
+  for (DataType index_type : {DataType::uint32, DataType::int32}) {
+    for (std::uint32_t length : {5u, 16u, 33u}) {
+      for (std::uint32_t rows : {37u, 1040u}) {
+        const Dims out_sizes{length, rows}, index_sizes{1, rows};
+        const TensorDesc index_desc{index_type, index_sizes, {}, 0};
+        const TensorDesc value_desc{DataType::float32, {1, 2}, {}, 0};
+        const TensorDesc out_desc{DataType::float32, out_sizes, {}, 0};
+        Buffer values = Buffer::for_tensor(value_desc);
+        set<float>(values, value_desc, {0, 0}, rng.chance(0.5) ? 0.0f : 2.5f);
+        set<float>(values, value_desc, {0, 1}, -0.0f);
+        for (std::size_t index_misalign : {0u, 4u, 16u, 32u, 48u}) {
+          Buffer indices = Buffer::for_tensor(index_desc, index_misalign);
+          for_each_coordinate(index_sizes, [&](const Dims& c) {
+            const auto low = index_type == DataType::int32 ? -static_cast<std::int64_t>(length) - 2 : 0;
+            const std::int64_t v = rng.between_signed(low, length + 1);
+            if (index_type == DataType::int32) set<std::int32_t>(indices, index_desc, c, static_cast<std::int32_t>(v));
+            else set<std::uint32_t>(indices, index_desc, c, static_cast<std::uint32_t>(v));
+          });
+          for (std::size_t out_misalign : {0u, 16u}) {
+            Buffer output = Buffer::for_tensor(out_desc, out_misalign);
+            const Buffer expected = one_hot_oracle(index_desc, indices, value_desc, values, out_desc, output, 0);
+            INFO(name_of(index_type) << " L=" << length << " rows " << rows << " indices +" << index_misalign
+                                     << " bytes, output +" << out_misalign << " bytes");
+            for_each_arch_and_stores([&](const ExecuteOptions& options) {
+              output.fill(sentinel);
+              execute(OneHotDesc{index_desc, value_desc, out_desc, 0}, indices.in(), values.in(), output.out(),
+                      options);
+              CHECK(output.bytes() == expected.bytes());
+            });
+          }
+        }
+      }
+    }
+  }
+}
