@@ -237,8 +237,8 @@ TEST_CASE("ONE_HOT: every store strategy writes the oracle's bytes at every misa
 // Along axis 0 with indices as wide as the output (UINT32 and INT32 into FLOAT32), a tile's
 // indices are compared as they are when they start on the vector grid or the output streams,
 // and made positions first otherwise. Index bases 0 to 48 bytes past a line and output bases
-// 0 and 16 bytes past one reach both on every arch, with every strategy forced; INT32 indices
-// wrap from -L.
+// 0 and 16 bytes past one reach both on every arch, with every strategy forced; the indices
+// are random_index's (in range, wrapped negatives, and each type's edges).
 TEST_CASE("ONE_HOT axis 0: indices as wide as the output give the oracle's bytes at every index offset",
           "[one_hot][generated]") {
   REFOPS_TEST_RNG(rng);
@@ -255,10 +255,7 @@ TEST_CASE("ONE_HOT axis 0: indices as wide as the output give the oracle's bytes
         for (std::size_t index_misalign : {0u, 4u, 16u, 32u, 48u}) {
           Buffer indices = Buffer::for_tensor(index_desc, index_misalign);
           for_each_coordinate(index_sizes, [&](const Dims& c) {
-            const auto low = index_type == DataType::int32 ? -static_cast<std::int64_t>(length) - 2 : 0;
-            const std::int64_t v = rng.between_signed(low, length + 1);
-            if (index_type == DataType::int32) set<std::int32_t>(indices, index_desc, c, static_cast<std::int32_t>(v));
-            else set<std::uint32_t>(indices, index_desc, c, static_cast<std::uint32_t>(v));
+            set_scalar(indices, index_desc, c, random_index(index_type, rng, length));
           });
           for (std::size_t out_misalign : {0u, 16u}) {
             Buffer output = Buffer::for_tensor(out_desc, out_misalign);

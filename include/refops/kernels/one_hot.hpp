@@ -374,8 +374,7 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
   constexpr std::uint64_t sign_limit = std::uint64_t{1} << (8 * sizeof(U) - 1);
   const bool compares_indices =
       sizeof(I) == sizeof(U) && index_step == 1 && (!std::is_signed_v<I> || length <= sign_limit);
-  constexpr std::size_t vector_bytes = sizeof(batch);
-  const bool compares_off_the_grid = compares_indices && stores == StoreStrategy::stream;
+  const bool compares_at_any_offset = stores == StoreStrategy::stream;
   const bool wraps = std::is_signed_v<I> && p.wrap_negative;
   // Flattened: store_span and its loop were calls, a row of 1024 elements each, and each call
   // spilled the lambdas' vectors to the stack and cleared the upper registers (vzeroupper):
@@ -395,7 +394,7 @@ void one_hot_inner(const OneHotProblem<I, U>& p, const simd::LoopNest<2>& nest, 
       // wrap), or the positions made of them.
       const U* source = position;
       U wrapped_here_offset = 0;  // j - L's distance from j, modulo U's range: L when wrapping
-      if (compares_off_the_grid || (compares_indices && reinterpret_cast<std::uintptr_t>(index) % vector_bytes == 0)) {
+      if (compares_indices && (compares_at_any_offset || reinterpret_cast<std::uintptr_t>(index) % sizeof(batch) == 0)) {
         source = reinterpret_cast<const U*>(index);
         if (wraps) wrapped_here_offset = static_cast<U>(length);
       } else {
@@ -448,9 +447,9 @@ inline constexpr std::size_t tiny_elements = 16, tiny_sequences = 4;
 template <class Target, class I, class U>
 void one_hot_bits(const OneHotProblem<I, U>& p) {
   const simd::LoopNest<2> nest = one_hot_nest(p);
-  std::size_t elements = 1;
-  for (std::uint32_t s : p.sizes) elements *= s;
   if constexpr (simd::is_vector_arch<Target>) {
+    std::size_t elements = 1;
+    for (std::uint32_t s : p.sizes) elements *= s;
     const std::size_t a = axis_dimension(nest);
     if (elements <= tiny_elements && elements <= tiny_sequences * nest.sizes[a]) return one_hot_reference(p, nest);
     std::size_t unit = nest.rank;
