@@ -245,6 +245,17 @@ TEST_CASE("reductions stream in cache only where streaming stores beat memset fa
   CHECK_FALSE(simd::streaming_far_ahead(simd::StoreRates{}));  // nothing measured
 }
 
+TEST_CASE("reductions that fill while they read stream in cache where streaming stores keep up with memset", "[arch]") {
+  CHECK(simd::streaming_keeps_up(simd::StoreRates{7.9, 18.4, 60, 16u << 20}));   // the Zen 1 guest
+  CHECK(simd::streaming_keeps_up(simd::StoreRates{23.9, 33.7, 15, 64u << 20}));  // the Zen 3 guest, 2026-11-27
+  CHECK(simd::streaming_keeps_up(simd::StoreRates{76.9, 72.9, 8, 64u << 20}));   // the Zen 4 guest
+  CHECK(simd::streaming_keeps_up(simd::StoreRates{46.6, 45.8, 8, 64u << 20}));   // a Zen 3 guest's tie
+  CHECK(simd::streaming_keeps_up(simd::StoreRates{20, 16, 15, 64u << 20}));      // 0.8 times: the edge
+  CHECK_FALSE(simd::streaming_keeps_up(simd::StoreRates{20, 15.9, 15, 64u << 20}));
+  CHECK_FALSE(simd::streaming_keeps_up(simd::StoreRates{31, 19, 15, 64u << 20}));  // issue 10's host
+  CHECK_FALSE(simd::streaming_keeps_up(simd::StoreRates{}));                       // nothing measured
+}
+
 TEST_CASE("lagged or leading stores keep half a page from the loads in page offset", "[arch]") {
   using simd::lag_apart_from_loads, simd::lead_apart_from_loads, simd::page_offset_distance;
   const std::uintptr_t load = 0x10000040;

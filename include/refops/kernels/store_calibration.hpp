@@ -62,6 +62,15 @@ inline bool streaming_far_ahead(const StoreRates& r) {
   return r.buffer_bytes != 0 && r.rep_bytes_per_ns > 0 && r.stream_bytes_per_ns >= 1.5 * r.rep_bytes_per_ns;
 }
 
+// True when this host's streaming stores write at least 0.8 times as fast as memset on the
+// measured buffer: what a kernel that streams its zeros while it reads needs to stream in
+// cache (choose_stores). Every host measured with its rates at 0.95 or more streamed such
+// kernels faster there (docs/decisions.md, "Store strategy"); below 0.8 (issue 10's host:
+// memset 31 GB/s, streaming stores 19) nothing was measured, and the cache keeps them.
+inline bool streaming_keeps_up(const StoreRates& r) {
+  return r.buffer_bytes != 0 && r.rep_bytes_per_ns > 0 && r.stream_bytes_per_ns >= 0.8 * r.rep_bytes_per_ns;
+}
+
 // True when the host copies slower with its stores streamed in 16-byte pieces than with plain
 // stores (piece_copy_bytes_per_ns): a kernel that reads while it writes an output off the
 // vector grid then stores plainly. Unmeasured rates keep streaming.

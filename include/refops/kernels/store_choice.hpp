@@ -103,14 +103,17 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   path patches in L1 (ONE_HOT rows) where rep_beats_patches_in_l1 says not; else plain (the
 //   output can stay in the cache for whoever reads it next). Except: a kernel that fills
 //   while it reads streams when its input and output together exceed L2 and the host's
-//   measured streaming stores beat memset 1.5 times or more (the Zen 1 guest: 18-24 against
-//   8 GB/s; HARDMAX axis 0 at 2 MiB 0.42-0.49 of memcpy streamed, 0.34-0.36 rep or plain; the
-//   Intel Xeon guest, whose L2 holds 2 MiB: axis 0 0.69-0.74 / 0.55-0.58, axes {0,2}
-//   0.84-0.89 / 0.58-0.64); so does one that writes whole lines while it reads, unless its
+//   measured streaming stores keep up with memset (streaming_keeps_up: 0.8 of it or more;
+//   HARDMAX axes {0,2} at 2 MiB, of memcpy, streamed against through the cache: the Zen 1
+//   guest 0.57-0.63 / 0.41-0.45, the Intel Xeon guest 0.84-0.89 / 0.58-0.64, the Zen 4 guest
+//   (streaming stores 0.95-1.39 times memset) 0.61-0.79 / 0.50-0.64, the Zen 3 guest (1.41
+//   times) 0.75 / 0.46; axis 0 gains on Zen 1 and the Intel guest, and on Zen 3 no forced
+//   strategy beat rep by 5%); one that writes whole lines while it reads streams there when
+//   they beat memset 1.5 times or more (streaming_far_ahead), unless its
 //   streamed lines would be split or in pieces that lose (HARDMAX last axis 0.91-0.94 / 0.69-0.71,
-//   rows of 16 0.93-0.95 / 0.70-0.76; its whole-line and medium rows, which build lines from
-//   parts of rows, lose streamed: rows of 10 0.64 / 0.70, of 100 0.44-0.52 / 0.56-0.67); where
-//   they tie (the Zen 3 guests) rep stays;
+//   rows of 16 0.93-0.95 / 0.70-0.76 on the Intel guest; its whole-line and medium rows, which
+//   build lines from parts of rows, lose streamed: rows of 10 0.64 / 0.70, of 100 0.44-0.52 /
+//   0.56-0.67); the Zen 3 guest's last axis lost streamed at 1.41 times;
 // - large outputs (from the threshold on) of that sparse kind: stream when the kernel fills
 //   while it reads; else rep or stream, whichever the rates measured for calls of this size
 //   (store_calibration.hpp, rates_for_call) predict faster for this output's bytes and sparse
@@ -131,10 +134,11 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
     if constexpr (has_streaming_stores<Target>) {
       if ((needs.fills_while_reading || needs.writes_lines_while_reading) && 2 * bytes > cache_topology().l2_bytes) {
         const StoreRates& rates = store_rates<Target>();
+        if (needs.fills_while_reading && streaming_keeps_up(rates)) return StoreStrategy::stream;
         const bool streams_whole_lines =
-            needs.fills_while_reading ||
-            (!needs.stream_splits_lines && !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(rates)));
-        if (streams_whole_lines && streaming_far_ahead(rates)) return StoreStrategy::stream;
+            !needs.stream_splits_lines && !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(rates));
+        if (needs.writes_lines_while_reading && streams_whole_lines && streaming_far_ahead(rates))
+          return StoreStrategy::stream;
       }
     }
     const bool sparse_block = (needs.zero_background || needs.uniform_background) &&
