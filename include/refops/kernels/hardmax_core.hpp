@@ -210,8 +210,10 @@ struct Lanes {
 
   // What the scans (hardmax_rows.hpp, hardmax_columns.hpp) write in step with their loads: an
   // object whose step() stores the next output line (simd::SpanWriter), called after every 64
-  // bytes loaded. NoWrites: nothing to write.
+  // bytes loaded (step<2>() after 128: the rows' scans take two lines an iteration). NoWrites:
+  // nothing to write.
   struct NoWrites {
+    template <std::size_t Lines = 1>
     [[gnu::always_inline]] void step() {}
   };
 

@@ -124,15 +124,21 @@ struct Rows : Lanes<Target, T> {
     constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
     std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
-    for (; i + line <= n; i += line) {
-      // Into L2, and 512 bytes ahead into L1, as every scan here (simd::prefetch_far_and_near):
-      // HARDMAX axes {0,2} of 256 x 1024 x 256 went from 0.87-0.89 to 0.91-0.96 of memcpy (at +16
-      // bytes 0.84 -> 0.87-0.93), FLOAT16 last axis 0.82-0.83 -> 0.86-0.88; into L2 alone had cost
-      // axes {0,2} in cache 0.90-0.93 -> 0.83-0.90, and with the near ask it is 0.88-0.89.
-      simd::prefetch_far_and_near(q + i, 2048);
-      for (std::size_t v = 0; v < line; v += lanes) fold(i + v);
-      writes.step();
+    // Into L2, and 512 bytes ahead into L1, as every scan here (simd::prefetch_far_and_near):
+    // HARDMAX axes {0,2} of 256 x 1024 x 256 went from 0.87-0.89 to 0.91-0.96 of memcpy (at +16
+    // bytes 0.84 -> 0.87-0.93), FLOAT16 last axis 0.82-0.83 -> 0.86-0.88; into L2 alone had cost
+    // axes {0,2} in cache 0.90-0.93 -> 0.83-0.90, and with the near ask it is 0.88-0.89.
+    const auto fold_line = [&](std::size_t at) __attribute__((always_inline)) {
+      simd::prefetch_far_and_near(q + at, 2048);
+      for (std::size_t v = 0; v < line; v += lanes) fold(at + v);
+    };
+    // Two lines an iteration, as scan_float_bits (which says why), then the odd one.
+    for (; i + 2 * line <= n; i += 2 * line) {
+      fold_line(i);
+      fold_line(i + line);
+      writes.template step<2>();
     }
+    if (i + line <= n) fold_line(i), writes.step(), i += line;
     give_back(writes, lines);
     for (; i + lanes <= n; i += lanes) fold(i);
     if (i < n) fold(n - lanes);
@@ -197,13 +203,13 @@ struct Rows : Lanes<Target, T> {
     };
     std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
-    for (; i + line <= n; i += line) {
-      simd::prefetch_far_and_near(q + i, 2048);
+    const auto fold_line = [&](std::size_t at) __attribute__((always_inline)) {
+      simd::prefetch_far_and_near(q + at, 2048);
       if constexpr (Noting) {
         // A line of two vectors has a NaN exactly when its two vectors compare unordered; a
         // line of one vector is compared with itself.
-        const V x0 = fold(0, i, here[0]);
-        const V x1 = ways == 1 ? x0 : fold(ways - 1, i + lanes, here[ways - 1]);
+        const V x0 = fold(0, at, here[0]);
+        const V x1 = ways == 1 ? x0 : fold(ways - 1, at + lanes, here[ways - 1]);
         unordered = R::note_unordered(unordered, x0, x1);
         for (std::size_t w = 0; w < ways; ++w) here[w] = R::advance(here[w], line);
       } else {
@@ -211,13 +217,25 @@ struct Rows : Lanes<Target, T> {
         // unordered exactly when the line holds one; comparing x0 with x1 instead had GCC load
         // x1 twice, and the loads and stores share Zen 1's two address units (in cache 10%
         // faster this way).
-        const V x0 = R::load(f + i);
-        const V line_max = ways == 1 ? x0 : R::max(x0, R::load(f + i + lanes));
+        const V x0 = R::load(f + at);
+        const V line_max = ways == 1 ? x0 : R::max(x0, R::load(f + at + lanes));
         hi[0] = R::max(hi[0], line_max);
         unordered = R::note_unordered(unordered, x0, line_max);
       }
-      writes.step();
+    };
+    // Two lines an iteration, each with its prefetches right before its loads, and then the
+    // writer's two lines (one test for both: SpanWriter::step<2>), so the loop's and the
+    // writer's bookkeeping is paid once for two lines. HARDMAX in cache is bound by its
+    // instructions on the AMD hosts (docs/performance.md); callgrind, AVX2, 2 MiB in and out, a
+    // call: last axis 956,000 -> 786,000 instructions plain, 1,513,000 -> 1,326,000 streamed;
+    // axes {0,2} 1,206,000 -> 1,137,000 plain, 1,062,000 -> 1,009,000 streamed. The two lines'
+    // prefetches asked together at the top cost the 256 MiB last axis 3-4% (AVX2, Intel guest).
+    for (; i + 2 * line <= n; i += 2 * line) {
+      fold_line(i);
+      fold_line(i + line);
+      writes.template step<2>();
     }
+    if (i + line <= n) fold_line(i), writes.step(), i += line;
     give_back(writes, lines);
     // A last vector may overlap the one before: a repeat is not greater, so keeps its position.
     const auto fold_last = [&](std::size_t pos) {

@@ -491,7 +491,8 @@ void store_plain_vectors(U* p, std::size_t from, std::size_t to, VectorAt vector
 // The store-span helper, written a piece at a time (store_span below writes a span at once):
 // SpanWriter stores elements [0, n) at p, where vector_at(i) is the vector of elements
 // [i, i + lanes) and element_at(i) element i alone. step() stores the next line's worth of the
-// span's middle, advance(k) the vectors of the middle that end at or before element k,
+// span's middle (step<k>() the next k lines, with one test for all k where that many are left),
+// advance(k) the vectors of the middle that end at or before element k,
 // finish() the rest. A kernel that reads one row
 // while it writes the previous one (HARDMAX's long rows) calls step() after every input line
 // it loads, so loads and stores take turns a line at a time: a copy that read a kilobyte and
@@ -541,16 +542,21 @@ class SpanWriter {
   }
 
   // The hot calls are forced inline: a call out of a scan loop spills its vector registers.
+  template <std::size_t Lines = 1>
   [[gnu::always_inline]] void step() {
     if constexpr (is_vector_arch<Target>) {
-      constexpr std::size_t line = line_elements<Target, U>;
-      if (next_ + line > last_) return;
-      if (streamed_) {
-        for (std::size_t h = 0; h < line; h += lanes) stream(next_ + h);
-      } else {
-        for (std::size_t h = 0; h < line; h += lanes) vector_at_(next_ + h).store_unaligned(p_ + next_ + h);
+      constexpr std::size_t line = line_elements<Target, U>, span = Lines * line;
+      if (next_ + span > last_) {
+        if constexpr (Lines > 1)
+          for (std::size_t k = 0; k < Lines; ++k) step<1>();
+        return;
       }
-      next_ += line;
+      if (streamed_) {
+        for (std::size_t h = 0; h < span; h += lanes) stream(next_ + h);
+      } else {
+        for (std::size_t h = 0; h < span; h += lanes) vector_at_(next_ + h).store_unaligned(p_ + next_ + h);
+      }
+      next_ += span;
     }
   }
 
