@@ -355,8 +355,8 @@ void add_cache_context() {
           (simd::rep_beats_patches_in_l1() ? "ONE_HOT rows too (an Intel CPU)" : "plain for ONE_HOT rows (not an Intel CPU)") +
           "; above it, for a zero background, rep or stream by the measured rates); else plain below the "
           "threshold, stream above; when input and output exceed " + mib(simd::cache_topology().l2_bytes) +
-          " (L2), HARDMAX's reductions stream in the cache too where streaming stores reach 0.8 of memset, its "
-          "long rows and rows of whole vectors where they beat it 1.5 times" +
+          " (L2), HARDMAX's reductions and rows of whole vectors stream in the cache too where streaming stores "
+          "reach 0.8 of memset, its long rows and packed rows where they beat it 1.5 times" +
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
                                            : std::string()));

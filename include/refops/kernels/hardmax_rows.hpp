@@ -1481,12 +1481,14 @@ struct Rows : Lanes<Target, T> {
     // run_medium_rows), are written a row at a time.
     const bool splits_lines =
         (takes_long_rows(plan) || (takes_medium_rows(plan) && !dense_output(all))) && rows_split_lines(plan);
+    // The short-row loops store rows of whole vectors a block of rows after reading them at most.
+    const bool rows_of_whole_vectors = takes_short_loops(plan) && plan.reduced.sizes[0] % lanes == 0;
     return {.output_bytes = output_bytes,
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .zero_background = zero_background,
             .fills_while_reading = zero_background,  // run_interleaved streams its zeros while it reads
-            .writes_lines_while_reading = takes_long_rows(plan) || (takes_short_loops(plan) && plan.reduced.sizes[0] % lanes == 0) ||
-                                          packs_whole_vectors(plan),
+            .writes_lines_while_reading = takes_long_rows(plan) || rows_of_whole_vectors || packs_whole_vectors(plan),
+            .writes_rows_as_read = rows_of_whole_vectors,
             .streams_in_pieces_while_reading = simd::vector_stores_for<Target>(reinterpret_cast<const K*>(out), row_step,
                                                                                StoreStrategy::stream) ==
                                                simd::VectorStores::stream_16,

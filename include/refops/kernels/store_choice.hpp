@@ -71,6 +71,11 @@ struct StoreNeeds {
   // packed rows several a vector): in cache it streams like a kernel that fills while it
   // reads (choose_stores).
   bool writes_lines_while_reading = false;
+  // Of those, a kernel that stores each row's output whole soon after reading the row (rows of
+  // whole vectors in HARDMAX's short-row loops, a block of 8 rows behind at most), where the
+  // long rows write theirs a row behind in two parts: in cache it streams on the bar of a
+  // kernel that fills while it reads (choose_stores).
+  bool writes_rows_as_read = false;
   // The kernel reads while it writes, and its output starts on the 16-byte grid but not on the
   // vector grid: streamed, its stores are 16-byte pieces, with which some hosts copy far more
   // slowly than with plain stores (store_calibration.hpp, pieces_lose_while_reading).
@@ -109,8 +114,10 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   (streaming stores 0.95-1.39 times memset) 0.61-0.79 / 0.50-0.64, the Zen 3 guest (1.41
 //   times) 0.75 / 0.46; axis 0 gains on Zen 1 and the Intel guest, and on Zen 3 no forced
 //   strategy beat rep by 5%); one that writes whole lines while it reads streams there when
-//   they beat memset 1.5 times or more (streaming_far_ahead), unless its
-//   streamed lines would be split or in pieces that lose (HARDMAX last axis 0.91-0.94 / 0.69-0.71,
+//   they beat memset 1.5 times or more (streaming_far_ahead), or keep up with it if it stores
+//   each row whole as soon as the row is read (HARDMAX's rows of whole vectors; rows of 16 at
+//   2 MiB streamed against plain: the Zen 3 guest, at 1.41 times, 0.60 / 0.54, the Zen 4 guest,
+//   at 0.97 times, 0.73 / 0.68), unless its streamed lines would be split or in pieces that lose (HARDMAX last axis 0.91-0.94 / 0.69-0.71,
 //   rows of 16 0.93-0.95 / 0.70-0.76 on the Intel guest; its whole-line and medium rows, which
 //   build lines from parts of rows, lose streamed: rows of 10 0.64 / 0.70, of 100 0.44-0.52 /
 //   0.56-0.67); the Zen 3 guest's last axis lost streamed at 1.41 times;
@@ -137,8 +144,8 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
         if (needs.fills_while_reading && streaming_keeps_up(rates)) return StoreStrategy::stream;
         const bool streams_whole_lines =
             !needs.stream_splits_lines && !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(rates));
-        if (needs.writes_lines_while_reading && streams_whole_lines && streaming_far_ahead(rates))
-          return StoreStrategy::stream;
+        const bool streaming_wins = needs.writes_rows_as_read ? streaming_keeps_up(rates) : streaming_far_ahead(rates);
+        if (needs.writes_lines_while_reading && streams_whole_lines && streaming_wins) return StoreStrategy::stream;
       }
     }
     const bool sparse_block = (needs.zero_background || needs.uniform_background) &&
