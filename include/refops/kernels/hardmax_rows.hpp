@@ -106,6 +106,28 @@ struct Rows : Lanes<Target, T> {
 #endif
   static constexpr bool raw_extremes = raw_target && sizeof(K) <= 4;
 
+  // The whole lines of n elements (K's) through fold_line(at), each with a writer's step after
+  // it, from 0; returns where they end. Two lines an iteration, each with its prefetches right
+  // before its loads (fold_line's), and then the writer's two lines (one test for both:
+  // SpanWriter::step<2>), so the loop's and the writer's bookkeeping is paid once for two
+  // lines; then the odd one. HARDMAX in cache is bound by its instructions on the AMD hosts
+  // (docs/performance.md); callgrind, AVX2, 2 MiB in and out, a call: last axis 956,000 ->
+  // 786,000 instructions plain, 1,513,000 -> 1,326,000 streamed; axes {0,2} 1,206,000 ->
+  // 1,137,000 plain, 1,062,000 -> 1,009,000 streamed. The two lines' prefetches asked together
+  // at the top cost the 256 MiB last axis 3-4% (AVX2, Intel guest).
+  template <class FoldLine, class Writer>
+  [[gnu::always_inline]] static std::size_t fold_lines(std::size_t n, FoldLine&& fold_line, Writer& writes) {
+    constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
+    std::size_t i = 0;
+    for (; i + 2 * line <= n; i += 2 * line) {
+      fold_line(i);
+      fold_line(i + line);
+      writes.template step<2>();
+    }
+    if (i + line <= n) fold_line(i), writes.step(), i += line;
+    return i;
+  }
+
   // Folds the n >= lanes elements at q into `best` like scan_block: 1 when their largest key
   // beats it (best updated), 0 when not, -1 when they hold a NaN (best untouched).
   template <class Lines>
@@ -122,23 +144,15 @@ struct Rows : Lanes<Target, T> {
     // A line (one or two vectors) at a time; repeats change no extreme, so vector 0 is folded
     // again, and a last vector may overlap the one before.
     constexpr std::size_t line = simd::cache_line_bytes / sizeof(K);
-    std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
     // Into L2, and 512 bytes ahead into L1, as every scan here (simd::prefetch_far_and_near):
     // HARDMAX axes {0,2} of 256 x 1024 x 256 went from 0.87-0.89 to 0.91-0.96 of memcpy (at +16
     // bytes 0.84 -> 0.87-0.93), FLOAT16 last axis 0.82-0.83 -> 0.86-0.88; into L2 alone had cost
     // axes {0,2} in cache 0.90-0.93 -> 0.83-0.90, and with the near ask it is 0.88-0.89.
-    const auto fold_line = [&](std::size_t at) __attribute__((always_inline)) {
+    std::size_t i = fold_lines(n, [&](std::size_t at) __attribute__((always_inline)) {
       simd::prefetch_far_and_near(q + at, 2048);
       for (std::size_t v = 0; v < line; v += lanes) fold(at + v);
-    };
-    // Two lines an iteration, as scan_float_bits (which says why), then the odd one.
-    for (; i + 2 * line <= n; i += 2 * line) {
-      fold_line(i);
-      fold_line(i + line);
-      writes.template step<2>();
-    }
-    if (i + line <= n) fold_line(i), writes.step(), i += line;
+    }, writes);
     give_back(writes, lines);
     for (; i + lanes <= n; i += lanes) fold(i);
     if (i < n) fold(n - lanes);
@@ -201,9 +215,8 @@ struct Rows : Lanes<Target, T> {
       hi[w] = R::max(hi[w], x);
       return x;
     };
-    std::size_t i = 0;
     LocalWriter<Lines> writes = lines;
-    const auto fold_line = [&](std::size_t at) __attribute__((always_inline)) {
+    std::size_t i = fold_lines(n, [&](std::size_t at) __attribute__((always_inline)) {
       simd::prefetch_far_and_near(q + at, 2048);
       if constexpr (Noting) {
         // A line of two vectors has a NaN exactly when its two vectors compare unordered; a
@@ -222,20 +235,7 @@ struct Rows : Lanes<Target, T> {
         hi[0] = R::max(hi[0], line_max);
         unordered = R::note_unordered(unordered, x0, line_max);
       }
-    };
-    // Two lines an iteration, each with its prefetches right before its loads, and then the
-    // writer's two lines (one test for both: SpanWriter::step<2>), so the loop's and the
-    // writer's bookkeeping is paid once for two lines. HARDMAX in cache is bound by its
-    // instructions on the AMD hosts (docs/performance.md); callgrind, AVX2, 2 MiB in and out, a
-    // call: last axis 956,000 -> 786,000 instructions plain, 1,513,000 -> 1,326,000 streamed;
-    // axes {0,2} 1,206,000 -> 1,137,000 plain, 1,062,000 -> 1,009,000 streamed. The two lines'
-    // prefetches asked together at the top cost the 256 MiB last axis 3-4% (AVX2, Intel guest).
-    for (; i + 2 * line <= n; i += 2 * line) {
-      fold_line(i);
-      fold_line(i + line);
-      writes.template step<2>();
-    }
-    if (i + line <= n) fold_line(i), writes.step(), i += line;
+    }, writes);
     give_back(writes, lines);
     // A last vector may overlap the one before: a repeat is not greater, so keeps its position.
     const auto fold_last = [&](std::size_t pos) {
@@ -436,6 +436,9 @@ struct Rows : Lanes<Target, T> {
     U bits[2 * max_short_vectors * lanes];
     // Zeroed by vector stores: std::fill became a `rep stosq`, whose start-up costs tens of
     // cycles on the AMD cores (docs/performance.md, "Small calls"), once in every small call.
+    // Not simd::fill: its four-vector loop and ragged end cost the 1x4 call 20 instructions
+    // more (1609 against 1589, AVX2). This loop rounds up to whole vectors, which `bits` (a
+    // whole number of vectors, at least `zeros` long) holds.
     explicit Window(std::size_t n) {
       const std::size_t zeros = std::max(2 * n, n + lanes);  // tiny rows read a whole vector
       for (std::size_t i = 0; i < zeros; i += lanes) B(K{0}).store_unaligned(reinterpret_cast<K*>(bits + i));

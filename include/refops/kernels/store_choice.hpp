@@ -68,8 +68,8 @@ struct StoreNeeds {
   bool fills_while_reading = false;
   // The kernel computes each output vector from the input it has just read and stores its
   // lines whole, a row or a few at a time (HARDMAX's long rows, rows of whole vectors, and
-  // packed rows several a vector): in cache it streams like a kernel that fills while it
-  // reads (choose_stores).
+  // packed rows several a vector): in cache it streams too where streaming stores are far
+  // ahead of memset (choose_stores).
   bool writes_lines_while_reading = false;
   // Of those, a kernel that stores each row's output whole soon after reading the row (rows of
   // whole vectors in HARDMAX's short-row loops, a block of 8 rows behind at most), where the
@@ -114,12 +114,13 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   (streaming stores 0.95-1.39 times memset) 0.61-0.79 / 0.50-0.64, the Zen 3 guest (1.41
 //   times) 0.75 / 0.46; axis 0 gains on Zen 1 and the Intel guest, and on Zen 3 no forced
 //   strategy beat rep by 5%); one that writes whole lines while it reads streams there when
-//   they beat memset 1.5 times or more (streaming_far_ahead), or keep up with it if it stores
-//   each row whole as soon as the row is read (HARDMAX's rows of whole vectors; rows of 16 at
-//   2 MiB streamed against plain: the Zen 3 guest, at 1.41 times, 0.60 / 0.54, the Zen 4 guest,
-//   at 0.97 times, 0.73 / 0.68), unless its streamed lines would be split or in pieces that lose (HARDMAX last axis 0.91-0.94 / 0.69-0.71,
-//   rows of 16 0.93-0.95 / 0.70-0.76 on the Intel guest; its whole-line and medium rows, which
-//   build lines from parts of rows, lose streamed: rows of 10 0.64 / 0.70, of 100 0.44-0.52 /
+//   they beat memset 1.5 times or more (streaming_far_ahead), or when they keep up with it if
+//   it stores each row whole soon after reading it (writes_rows_as_read: HARDMAX's rows of
+//   whole vectors; rows of 16 at 2 MiB streamed against plain, the Zen 3 guest at 1.41 times
+//   0.60 / 0.54, the Zen 4 guest at 0.97 times 0.73 / 0.68), unless its streamed lines would be
+//   split or in pieces that lose (HARDMAX last axis 0.91-0.94 / 0.69-0.71, rows of 16
+//   0.93-0.95 / 0.70-0.76 on the Intel guest; its whole-line and medium rows, which build
+//   lines from parts of rows, lose streamed: rows of 10 0.64 / 0.70, of 100 0.44-0.52 /
 //   0.56-0.67); the Zen 3 guest's last axis lost streamed at 1.41 times;
 // - large outputs (from the threshold on) of that sparse kind: stream when the kernel fills
 //   while it reads; else rep or stream, whichever the rates measured for calls of this size
