@@ -112,6 +112,23 @@ std::vector<double> draw_negative_row(TestRng& rng, std::uint32_t n) {
   return v;
 }
 
+// One row of distinct quarters in a random order, half of them negative (or, when `negative`,
+// all), so its maximum is in it once: the raw-bit blocks of short rows then write each row by
+// compares with its maximum, no position (AVX2, hardmax_rows.hpp). One row in 40 repeats its
+// maximum later on, which sends its block to positions, and the blocks after it for a while.
+std::vector<double> draw_distinct_row(TestRng& rng, std::uint32_t n, bool negative) {
+  std::vector<double> v(n);
+  for (std::uint32_t i = 0; i < n; ++i) v[i] = 0.25 * (i + 1) - (negative ? 0.25 * (n + 1) : 0.125 * n);
+  for (std::uint32_t i = n; i > 1; --i) std::swap(v[i - 1], v[rng.between(0, i - 1)]);
+  if (n > 1 && rng.chance(1.0 / 40)) {
+    const auto top = static_cast<std::uint32_t>(std::max_element(v.begin(), v.end() - 1) - v.begin());
+    v[rng.between(top + 1, n - 1)] = v[top];
+  }
+  return v;
+}
+std::vector<double> draw_distinct_positive_row(TestRng& rng, std::uint32_t n) { return draw_distinct_row(rng, n, false); }
+std::vector<double> draw_distinct_negative_row(TestRng& rng, std::uint32_t n) { return draw_distinct_row(rng, n, true); }
+
 // An input for `desc` whose rows (along the last dimension) are drawn one by one.
 template <class DrawRow = decltype(&draw_row)>
 Buffer make_rows(const TensorDesc& desc, TestRng& rng, std::size_t misalign, DrawRow draw = &draw_row) {
@@ -238,6 +255,19 @@ TEST_CASE("HARDMAX1 blocks of short rows of negative numbers (raw bits) match th
                                    24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 36, 40, 48, 57, 63, 64};
   const std::uint32_t counts[] = {8, 16, 17, 33, 47, 64};
   check_short_rows(rng, lengths, counts, &draw_negative_row);
+}
+
+TEST_CASE("HARDMAX1 blocks of short rows whose maxima occur once (written by compares) match the oracle",
+          "[hardmax][generated]") {
+  // Rows of one to four vectors (AVX2: FLOAT32 rows of 8 to 32, FLOAT16 of 16 to 32) whose
+  // blocks hold no tie are written by compares; a tie sends the block, and from one to 64
+  // blocks after it, to positions, and then the compares are tried again: runs of up to 600
+  // rows see all three.
+  REFOPS_TEST_RNG(rng);
+  const std::uint32_t lengths[] = {7, 8, 9, 10, 12, 15, 16, 17, 20, 24, 28, 31, 32, 33};
+  const std::uint32_t counts[] = {8, 17, 64, 200};
+  check_short_rows(rng, lengths, counts, &draw_distinct_positive_row);
+  check_short_rows(rng, lengths, counts, &draw_distinct_negative_row);
 }
 
 TEST_CASE("HARDMAX1 with kept dimensions between reduced ones matches the oracle", "[hardmax][generated]") {

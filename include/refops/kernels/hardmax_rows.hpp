@@ -662,6 +662,9 @@ struct Rows : Lanes<Target, T> {
   [[gnu::always_inline]] static bool block_maxima_bits(const K* p, Step p_step, V& best, Last last) {
     V top[bits_block], high, sign;
     reduce_block_rows<M>(p, p_step, signed_max, top, high, sign, last);
+    // `high` made here, with the loads: sunk past the maxima's test, which it is only needed
+    // after, it kept half the block's loads on the stack.
+    asm("" : "+x"(high));
     for (V& t : top) t = widen_pairs<true>(t, signed_max);
     best = shuffled_lane_reduce(top, signed_max_32);
     // A NaN with the sign bit shows as unsigned bits above -inf's; one without, as a row's
@@ -691,10 +694,14 @@ struct Rows : Lanes<Target, T> {
   // or `high` (lanes 4-7), FLOAT16's in both halves of the lane. Functions, not lambdas over an
   // index sequence: GCC stopped inlining those once they took a run-time `last`, and the call
   // cost rows of 16 a sixth.
+  template <std::size_t R>
+  [[gnu::always_inline]] static V row_maximum(V low, V high) {
+    constexpr int lane = shuffled_lane[R];
+    return _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
+  }
   template <std::size_t M, std::size_t R, class Last>
   [[gnu::always_inline]] static std::uint32_t row_first_max(const K* q, V low, V high, Last last) {
-    constexpr int lane = shuffled_lane[R];
-    const V target = _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
+    const V target = row_maximum<R>(low, high);
     // A bit past the row, so never empty (no branch on zero); a row of 64 bits fills the mask.
     const std::size_t end_bit = mask_bits * (last + lanes);
     std::uint64_t equal = end_bit < 64 ? std::uint64_t{1} << end_bit : 0;
@@ -736,6 +743,92 @@ struct Rows : Lanes<Target, T> {
       for (std::size_t r = 0; r < bits_block; ++r)
         write_block_row<M, S>(o + static_cast<std::ptrdiff_t>(r) * o_step, at[r], window, last);
     }
+  }
+
+  // ---- a block whose rows hold their maxima once ----
+  //
+  // When no row of the block holds its maximum's bits twice (real data: ties among positive or
+  // negative numbers are rare), each output vector is its input vector compared with the row's
+  // maximum, ANDed with one's bits: no position, no window, no address a row. The equal lanes
+  // are counted as they go; a block with more than one a row is written again by positions
+  // (write_block_bits) over what this wrote, from its input, which the output overlaps nowhere
+  // (SPEC, "No overlap"). Row r + 1 is compared before row r is stored: write_block_bits'
+  // reason to locate every row before writing any. Instructions a call through execute() on
+  // 1 MiB of uniform(-1, 1), AVX2, callgrind, plain stores, by positions against by compares
+  // (with the reductions' spills below removed): FLOAT32 rows of 8 758k / 601k, of 10 841k /
+  // 686k, of 16 522k / 403k, of 32 443k / 333k; FLOAT16 rows of 16 911k / 768k, of 32 665k /
+  // 507k. Rows of five to eight vectors keep positions: rows of 40 by compares (324k against
+  // 426k) ran at 0.74-0.78 of a streamed copy against 0.79-0.82 (256 MiB, AVX2 path, the Intel
+  // Xeon guest, alternated). So do rows with a variable `last`.
+  template <std::size_t M, class Last>
+  static constexpr bool writes_by_compares = M <= 4 && !std::is_same_v<Last, std::size_t>;
+  static constexpr unsigned most_blocks_by_positions = 64;
+  static V lanes_equal(V a, V b) { return sizeof(K) == 4 ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b); }
+  // Whether the last of a row's M vectors, at `last`, overlaps the one before it (rows of 9 to 15
+  // FLOAT32), and then its lanes past that vector: only those are counted.
+  template <std::size_t M, std::size_t Last>
+  static constexpr bool overlaps = M > 1 && Last < (M - 1) * lanes;
+  template <std::size_t M, std::size_t Last>
+  static V fresh_lanes() {
+    alignas(32) K fresh[lanes];
+    for (std::size_t l = 0; l < lanes; ++l) fresh[l] = Last + l >= (M - 1) * lanes ? K(-1) : K(0);
+    return _mm256_load_si256(reinterpret_cast<const V*>(fresh));
+  }
+  // Row R's M vectors compared with its maximum into `equal`; `count` less each equal lane
+  // (the lanes hold -1), the overlapped ones once.
+  template <std::size_t M, std::size_t R, std::size_t Last>
+  [[gnu::always_inline]] static void row_equal(const K* q, V low, V high, V fresh, V* equal, V& count) {
+    const V target = row_maximum<R>(low, high);
+    for (std::size_t h = 0; h < M; ++h) {
+      equal[h] = lanes_equal(load_bits(q + vector_offset<M>(h, Last)), target);
+      const V counted = overlaps<M, Last> && h + 1 == M ? _mm256_and_si256(equal[h], fresh) : equal[h];
+      count = sizeof(K) == 4 ? _mm256_sub_epi32(count, counted) : _mm256_sub_epi16(count, counted);
+    }
+  }
+  template <std::size_t M, VectorStores S, std::size_t Last>
+  [[gnu::always_inline]] static void store_row_equal(U* o, const V* equal, V one) {
+    K* dst = reinterpret_cast<K*>(o);
+    for (std::size_t h = 0; h < M; ++h)
+      simd::store_vector<S, Target>(dst + vector_offset<M>(h, Last), B(_mm256_and_si256(equal[h], one)));
+  }
+  // The sum of count's lanes (K's width).
+  static std::uint32_t lanes_sum(V count) {
+    if constexpr (sizeof(K) == 2) count = _mm256_madd_epi16(count, _mm256_set1_epi16(1));
+    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(count), _mm256_extracti128_si256(count, 1));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0x4E));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0xB1));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(sum));
+  }
+  // Row R of the block: compares row R (below 8), then stores row R - 1 (from 1).
+  template <std::size_t M, VectorStores S, std::size_t Last, std::size_t R, class Step>
+  [[gnu::always_inline]] static void compare_then_store(const K* p, Step p_step, U* o, Step o_step, V low, V high,
+                                                        V fresh, V one, V (&equal)[2][M], V& count) {
+    if constexpr (R < bits_block)
+      row_equal<M, R, Last>(p + static_cast<std::ptrdiff_t>(R) * p_step, low, high, fresh, equal[R % 2], count);
+    if constexpr (R > 0)
+      store_row_equal<M, S, Last>(o + static_cast<std::ptrdiff_t>(R - 1) * o_step, equal[(R - 1) % 2], one);
+  }
+  // Writes the 8 rows at p whose maxima are `best` by compares; false when some row holds its
+  // maximum twice (the rows then need write_block_bits).
+  template <std::size_t M, VectorStores S, class Step, std::size_t Last, std::size_t... R>
+  [[gnu::always_inline]] static bool write_block_by_compares(const K* p, Step p_step, U* o, Step o_step, V best,
+                                                             std::integral_constant<std::size_t, Last>,
+                                                             std::index_sequence<R...>) {
+    if constexpr (sizeof(K) == 2) best = _mm256_or_si256(_mm256_and_si256(best, _mm256_set1_epi32(0xFFFF)), _mm256_slli_epi32(best, 16));
+    const V low = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(best));
+    const V high = _mm256_broadcastsi128_si256(_mm256_extracti128_si256(best, 1));
+    const V fresh = overlaps<M, Last> ? fresh_lanes<M, Last>() : V{};
+    const V one = broadcast_bits(Traits<T>::one);
+    V equal[2][M];
+    V count = _mm256_setzero_si256();
+    (compare_then_store<M, S, Last, R>(p, p_step, o, o_step, low, high, fresh, one, equal, count), ...);
+    return lanes_sum(count) == bits_block;
+  }
+
+  template <std::size_t M, VectorStores S, class Step, class Last>
+  [[gnu::noinline]] static void write_block_bits_out_of_line(const K* p, Step p_step, U* o, Step o_step, V best,
+                                                             const Window& window, Last last) {
+    write_block_bits<M, S, false>(p, p_step, o, o_step, best, window, last);
   }
 
   // ---- a block of rows off the vector grid, streamed as whole lines ----
@@ -895,6 +988,31 @@ struct Rows : Lanes<Target, T> {
     V pending_best = _mm256_setzero_si256();
     bool negative_first = false;
     [[maybe_unused]] const bool prefetch_lines = Lines && whole_line_prefetch();
+    // Blocks left to write by positions since one had a tie, and how many the next tie leaves:
+    // doubled by every tie that follows a retry, to 64, reset by a block written by compares.
+    // Data with ties in every block (small integers, say) then pay for the compares about once
+    // in 64 blocks, and data with a tie here and there (FLOAT16's coarser values) lose a block
+    // or two to each.
+    [[maybe_unused]] unsigned by_positions = 0, after_a_tie = 1;
+    const auto write_pending = [&](const K* block_in, U* block_out, V block_best) __attribute__((always_inline)) {
+      if constexpr (!Lines && writes_by_compares<M, Last>) {
+        if (by_positions == 0) {
+          if (write_block_by_compares<M, S>(block_in, in_step, block_out, out_step, block_best, last,
+                                            std::make_index_sequence<bits_block + 1>{})) {
+            after_a_tie = 1;
+            return;
+          }
+          by_positions = after_a_tie;
+          after_a_tie = std::min(2 * after_a_tie, most_blocks_by_positions);
+        }
+        --by_positions;
+        // Out of line: inlined, GCC made the positions' addresses before the compares, every
+        // block, and held more on the stack (FLOAT16 rows of 32 in 588k instructions against
+        // 548k; with ties in every block, 660k against 677k).
+        return write_block_bits_out_of_line<M, S>(block_in, in_step, block_out, out_step, block_best, window, last);
+      }
+      write_block_bits<M, S, Lines>(block_in, in_step, block_out, out_step, block_best, window, last);
+    };
     std::size_t j = 0;
     for (; j + bits_block <= count; j += bits_block) {
       const auto row = static_cast<std::ptrdiff_t>(j);
@@ -910,11 +1028,13 @@ struct Rows : Lanes<Target, T> {
       const auto negative = [&] { return block_negative_maxima_bits<M>(bits, in_step, best, last); };
       bool raw = negative_first ? negative() : positive();
       if (!raw) {
+        // The second reduction loads the block again: reusing the first's loads, GCC kept them all
+        // on the stack for it, every block.
+        asm volatile("" ::: "memory");
         raw = negative_first ? positive() : negative();
         negative_first ^= raw;
       }
-      if (pending_in != nullptr)
-        write_block_bits<M, S, Lines>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
+      if (pending_in != nullptr) write_pending(pending_in, pending_out, pending_best);
       pending_in = nullptr;
       if (raw) {
         pending_in = reinterpret_cast<const K*>(p);
@@ -924,7 +1044,7 @@ struct Rows : Lanes<Target, T> {
         keys_block<M, S>(p, in_step, o, out_step, nan, window, last);
       }
     }
-    if (pending_in != nullptr) write_block_bits<M, S, Lines>(pending_in, in_step, pending_out, out_step, pending_best, window, last);
+    if (pending_in != nullptr) write_pending(pending_in, pending_out, pending_best);
     return j;
   }
 #else
