@@ -609,6 +609,7 @@ struct Rows : Lanes<Target, T> {
     if constexpr (sizeof(K) == 4) return _mm256_max_epu32(a, b);
     else return _mm256_max_epu16(a, b);
   }
+  static V lanes_equal(V a, V b) { return sizeof(K) == 4 ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b); }
   // The 32-bit forms the transposition reduces with.
   static V signed_max_32(V a, V b) { return _mm256_max_epi32(a, b); }
   static V unsigned_min_32(V a, V b) { return _mm256_min_epu32(a, b); }
@@ -689,26 +690,40 @@ struct Rows : Lanes<Target, T> {
     return (byte_mask(sign) & sign_bytes) == sign_bytes && no_negative_nan(high);
   }
 
-  // Row R of the 8 at p: the position of its first element whose bits are its maximum's, which
-  // is 32-bit lane shuffled_lane[R] of `low` (lanes 0-3 of the block's maxima in both halves)
-  // or `high` (lanes 4-7), FLOAT16's in both halves of the lane. Functions, not lambdas over an
-  // index sequence: GCC stopped inlining those once they took a run-time `last`, and the call
-  // cost rows of 16 a sixth.
-  template <std::size_t R>
-  [[gnu::always_inline]] static V row_maximum(V low, V high) {
-    constexpr int lane = shuffled_lane[R];
-    return _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
-  }
+  // The 8 rows' maxima (block_maxima_bits' or block_negative_maxima_bits' `best`), each row's
+  // ready to spread over every lane: the block's half that holds it in both halves (`low`:
+  // lanes 0-3, `high`: lanes 4-7), then an in-lane shuffle by an immediate (row<R>). A lane
+  // permute by an index vector cost the index's three instructions on top (GCC builds each
+  // from a register, not a constant load). FLOAT16's maxima are put in both halves of their
+  // lane, the compares' 16-bit target.
+  struct BlockMaxima {
+    V low, high;
+    [[gnu::always_inline]] explicit BlockMaxima(V best) {
+      if constexpr (sizeof(K) == 2)
+        best = _mm256_or_si256(_mm256_and_si256(best, _mm256_set1_epi32(0xFFFF)), _mm256_slli_epi32(best, 16));
+      low = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(best));
+      high = _mm256_broadcastsi128_si256(_mm256_extracti128_si256(best, 1));
+    }
+    // Row R's maximum in every lane.
+    template <std::size_t R>
+    [[gnu::always_inline]] V row() const {
+      constexpr int lane = shuffled_lane[R];
+      return _mm256_shuffle_epi32(lane < 4 ? low : high, (lane % 4) * 0x55);
+    }
+  };
+
+  // Row R of the 8 at p: the position of its first element whose bits are its maximum's.
+  // Functions, not lambdas over an index sequence: GCC stopped inlining those once they took a
+  // run-time `last`, and the call cost rows of 16 a sixth.
   template <std::size_t M, std::size_t R, class Last>
-  [[gnu::always_inline]] static std::uint32_t row_first_max(const K* q, V low, V high, Last last) {
-    const V target = row_maximum<R>(low, high);
+  [[gnu::always_inline]] static std::uint32_t row_first_max(const K* q, const BlockMaxima& maxima, Last last) {
+    const V target = maxima.template row<R>();
     // A bit past the row, so never empty (no branch on zero); a row of 64 bits fills the mask.
     const std::size_t end_bit = mask_bits * (last + lanes);
     std::uint64_t equal = end_bit < 64 ? std::uint64_t{1} << end_bit : 0;
     for (std::size_t h = 0; h < M; ++h) {
       const std::size_t at_h = vector_offset<M>(h, last);
-      const V same = sizeof(K) == 4 ? _mm256_cmpeq_epi32(load_bits(q + at_h), target)
-                                    : _mm256_cmpeq_epi16(load_bits(q + at_h), target);
+      const V same = lanes_equal(load_bits(q + at_h), target);
       const auto mask = sizeof(K) == 4 ? static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(same)))
                                        : byte_mask(same);
       equal |= static_cast<std::uint64_t>(mask) << (mask_bits * at_h);
@@ -716,9 +731,9 @@ struct Rows : Lanes<Target, T> {
     return static_cast<std::uint32_t>(static_cast<std::size_t>(std::countr_zero(equal)) / mask_bits);
   }
   template <std::size_t M, class Step, class Last, std::size_t... R>
-  [[gnu::always_inline]] static void block_first_maxima(const K* p, Step p_step, V low, V high, Last last,
+  [[gnu::always_inline]] static void block_first_maxima(const K* p, Step p_step, const BlockMaxima& maxima, Last last,
                                                         std::uint32_t* at, std::index_sequence<R...>) {
-    ((at[R] = row_first_max<M, R>(p + static_cast<std::ptrdiff_t>(R) * p_step, low, high, last)), ...);
+    ((at[R] = row_first_max<M, R>(p + static_cast<std::ptrdiff_t>(R) * p_step, maxima, last)), ...);
   }
 
   // Writes the 8 rows at p whose maxima are `best` (block_maxima_bits or
@@ -728,15 +743,8 @@ struct Rows : Lanes<Target, T> {
   template <std::size_t M, VectorStores S, bool Lines, class Step, class Last>
   [[gnu::always_inline]] static void write_block_bits(const K* p, Step p_step, U* o, Step o_step, V best,
                                                       const Window& window, Last last) {
-    // FLOAT16: each maximum's 16 bits in both halves of its lane, the compares' 16-bit target.
-    if constexpr (sizeof(K) == 2) best = _mm256_or_si256(_mm256_and_si256(best, _mm256_set1_epi32(0xFFFF)), _mm256_slli_epi32(best, 16));
-    // Each row's maximum in every lane: the block's half that holds it in both halves, then an
-    // in-lane shuffle by an immediate. A lane permute by an index vector cost the index's
-    // three instructions on top (GCC builds each from a register, not a constant load).
-    const V low = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(best));
-    const V high = _mm256_broadcastsi128_si256(_mm256_extracti128_si256(best, 1));
     std::uint32_t at[bits_block];
-    block_first_maxima<M>(p, p_step, low, high, last, at, std::make_index_sequence<bits_block>{});
+    block_first_maxima<M>(p, p_step, BlockMaxima(best), last, at, std::make_index_sequence<bits_block>{});
     if constexpr (Lines) {
       stream_block_lines<Last::value + lanes>(o, at);
     } else {
@@ -763,7 +771,6 @@ struct Rows : Lanes<Target, T> {
   template <std::size_t M, class Last>
   static constexpr bool writes_by_compares = M <= 4 && !std::is_same_v<Last, std::size_t>;
   static constexpr unsigned most_blocks_by_positions = 64;
-  static V lanes_equal(V a, V b) { return sizeof(K) == 4 ? _mm256_cmpeq_epi32(a, b) : _mm256_cmpeq_epi16(a, b); }
   // Whether the last of a row's M vectors, at `last`, overlaps the one before it (rows of 9 to 15
   // FLOAT32), and then its lanes past that vector: only those are counted.
   template <std::size_t M, std::size_t Last>
@@ -777,8 +784,8 @@ struct Rows : Lanes<Target, T> {
   // Row R's M vectors compared with its maximum into `equal`; `count` less each equal lane
   // (the lanes hold -1), the overlapped ones once.
   template <std::size_t M, std::size_t R, std::size_t Last>
-  [[gnu::always_inline]] static void row_equal(const K* q, V low, V high, V fresh, V* equal, V& count) {
-    const V target = row_maximum<R>(low, high);
+  [[gnu::always_inline]] static void row_equal(const K* q, const BlockMaxima& maxima, V fresh, V* equal, V& count) {
+    const V target = maxima.template row<R>();
     for (std::size_t h = 0; h < M; ++h) {
       equal[h] = lanes_equal(load_bits(q + vector_offset<M>(h, Last)), target);
       const V counted = overlaps<M, Last> && h + 1 == M ? _mm256_and_si256(equal[h], fresh) : equal[h];
@@ -791,7 +798,8 @@ struct Rows : Lanes<Target, T> {
     for (std::size_t h = 0; h < M; ++h)
       simd::store_vector<S, Target>(dst + vector_offset<M>(h, Last), B(_mm256_and_si256(equal[h], one)));
   }
-  // The sum of count's lanes (K's width).
+  // The sum of count's lanes (K's width). Not xsimd::hadd: xsimd 8 sums each 128-bit half
+  // apart and adds the two in a scalar register, and takes 16-bit lanes through memory.
   static std::uint32_t lanes_sum(V count) {
     if constexpr (sizeof(K) == 2) count = _mm256_madd_epi16(count, _mm256_set1_epi16(1));
     __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(count), _mm256_extracti128_si256(count, 1));
@@ -801,10 +809,11 @@ struct Rows : Lanes<Target, T> {
   }
   // Row R of the block: compares row R (below 8), then stores row R - 1 (from 1).
   template <std::size_t M, VectorStores S, std::size_t Last, std::size_t R, class Step>
-  [[gnu::always_inline]] static void compare_then_store(const K* p, Step p_step, U* o, Step o_step, V low, V high,
-                                                        V fresh, V one, V (&equal)[2][M], V& count) {
+  [[gnu::always_inline]] static void compare_then_store(const K* p, Step p_step, U* o, Step o_step,
+                                                        const BlockMaxima& maxima, V fresh, V one, V (&equal)[2][M],
+                                                        V& count) {
     if constexpr (R < bits_block)
-      row_equal<M, R, Last>(p + static_cast<std::ptrdiff_t>(R) * p_step, low, high, fresh, equal[R % 2], count);
+      row_equal<M, R, Last>(p + static_cast<std::ptrdiff_t>(R) * p_step, maxima, fresh, equal[R % 2], count);
     if constexpr (R > 0)
       store_row_equal<M, S, Last>(o + static_cast<std::ptrdiff_t>(R - 1) * o_step, equal[(R - 1) % 2], one);
   }
@@ -814,14 +823,12 @@ struct Rows : Lanes<Target, T> {
   [[gnu::always_inline]] static bool write_block_by_compares(const K* p, Step p_step, U* o, Step o_step, V best,
                                                              std::integral_constant<std::size_t, Last>,
                                                              std::index_sequence<R...>) {
-    if constexpr (sizeof(K) == 2) best = _mm256_or_si256(_mm256_and_si256(best, _mm256_set1_epi32(0xFFFF)), _mm256_slli_epi32(best, 16));
-    const V low = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(best));
-    const V high = _mm256_broadcastsi128_si256(_mm256_extracti128_si256(best, 1));
+    const BlockMaxima maxima(best);
     const V fresh = overlaps<M, Last> ? fresh_lanes<M, Last>() : V{};
     const V one = broadcast_bits(Traits<T>::one);
     V equal[2][M];
     V count = _mm256_setzero_si256();
-    (compare_then_store<M, S, Last, R>(p, p_step, o, o_step, low, high, fresh, one, equal, count), ...);
+    (compare_then_store<M, S, Last, R>(p, p_step, o, o_step, maxima, fresh, one, equal, count), ...);
     return lanes_sum(count) == bits_block;
   }
 
@@ -875,7 +882,7 @@ struct Rows : Lanes<Target, T> {
     for (std::size_t v = 0; v < tables.vectors; ++v) {
       const V at_lane = _mm256_shuffle_epi8(position, _mm256_load_si256(reinterpret_cast<const V*>(tables.row_of[v])));
       const V offset = _mm256_load_si256(reinterpret_cast<const V*>(tables.offset[v]));
-      const V same = sizeof(K) == 4 ? _mm256_cmpeq_epi32(at_lane, offset) : _mm256_cmpeq_epi16(at_lane, offset);
+      const V same = lanes_equal(at_lane, offset);
       _mm256_stream_si256(reinterpret_cast<V*>(o) + v, _mm256_and_si256(same, one));
     }
   }
