@@ -107,15 +107,22 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   a background of any one value the kernel's rep path fills, except for kernels whose plain
 //   path patches in L1 (ONE_HOT rows) where rep_beats_patches_in_l1 says not; else plain (the
 //   output can stay in the cache for whoever reads it next). Except: a kernel that fills
-//   while it reads streams when its input and output together exceed L2 and the host's
+//   while it reads streams when its input and output together are as large as L2 or larger
+//   (so large, they do not stay in it from one call to the next: the stack and the code share
+//   it, and a reduction reads its whole input before it writes; HARDMAX axes {0,2} at 1 MiB
+//   on the Intel Xeon guest's 2 MiB L2, in alternation: auto 0.59-0.60 of memcpy through the
+//   cache, 0.65 streamed, axis 0 0.60-0.62 either way) and the host's
 //   measured streaming stores keep up with memset (streaming_keeps_up: 0.8 of it or more;
 //   HARDMAX axes {0,2} at 2 MiB, of memcpy, streamed against through the cache: the Zen 1
 //   guest 0.57-0.63 / 0.41-0.45, the Intel Xeon guest 0.84-0.89 / 0.58-0.64, the Zen 4 guest
 //   (streaming stores 0.95-1.39 times memset) 0.61-0.79 / 0.50-0.64, the Zen 3 guest (1.41
 //   times) 0.75 / 0.46; axis 0 gains on Zen 1 and the Intel guest, and on Zen 3 no forced
-//   strategy beat rep by 5%); one that writes whole lines while it reads streams there when
-//   they beat memset 1.5 times or more (streaming_far_ahead), or when they keep up with it if
-//   it stores each row whole soon after reading it (writes_rows_as_read: HARDMAX's rows of
+//   strategy beat rep by 5%); one that writes whole lines while it reads streams when input
+//   and output exceed L2 (at exactly L2 it writes each line soon after its reads, as memcpy
+//   does, and loses streamed: the last axis at 1 MiB on the Intel guest 0.67-0.72 against
+//   0.73) and streaming stores beat memset 1.5 times or more (streaming_far_ahead), or when
+//   they keep up with it if it stores each row whole soon after reading it
+//   (writes_rows_as_read: HARDMAX's rows of
 //   whole vectors; rows of 16 at 2 MiB streamed against plain, the Zen 3 guest at 1.41 times
 //   0.60 / 0.54, the Zen 4 guest at 0.97 times 0.73 / 0.68), unless its streamed lines would be
 //   split or in pieces that lose (HARDMAX last axis 0.91-0.94 / 0.69-0.71, rows of 16
@@ -140,13 +147,15 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
     // is tested first: the rates are measured on their first use, which a small call must not
     // pay for.
     if constexpr (has_streaming_stores<Target>) {
-      if ((needs.fills_while_reading || needs.writes_lines_while_reading) && 2 * bytes > cache_topology().l2_bytes) {
+      const std::size_t in_and_out = 2 * bytes, l2 = cache_topology().l2_bytes;
+      if ((needs.fills_while_reading && in_and_out >= l2) || (needs.writes_lines_while_reading && in_and_out > l2)) {
         const StoreRates& rates = store_rates<Target>();
         if (needs.fills_while_reading && streaming_keeps_up(rates)) return StoreStrategy::stream;
         const bool streams_whole_lines =
             !needs.stream_splits_lines && !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(rates));
         const bool streaming_wins = needs.writes_rows_as_read ? streaming_keeps_up(rates) : streaming_far_ahead(rates);
-        if (needs.writes_lines_while_reading && streams_whole_lines && streaming_wins) return StoreStrategy::stream;
+        if (needs.writes_lines_while_reading && in_and_out > l2 && streams_whole_lines && streaming_wins)
+          return StoreStrategy::stream;
       }
     }
     const bool sparse_block = (needs.zero_background || needs.uniform_background) &&
