@@ -88,6 +88,9 @@ REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_last", DataType::float16, {6
 REFOPS_BENCH_CASE(hardmax_case("f16_65536x1024_axis_0", DataType::float16, {65536, 1024}, {0}));
 REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_last_2MiB", DataType::float32, {512, 1024}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_0_2MiB", DataType::float32, {512, 1024}, {0}));
+// At +16 bytes (NumPy's grid, and a large std::vector's): streamed, each 1 is written with
+// its whole line, which is off the rows' grid then (Columns::stream_one_lines).
+REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_0_2MiB", DataType::float32, {512, 1024}, {0}, numpy_offset));
 REFOPS_BENCH_CASE(hardmax_case("f32_32x64x256_axes_0_2_2MiB", DataType::float32, {32, 64, 256}, {0, 2}));
 // The listed shapes at 1 MiB as well: the 2 MiB cases read 2 MiB and write 2 MiB, more than a
 // 2 MiB L2 holds, so on such a host (the Intel Xeon guests) only these stay in L2 from one call

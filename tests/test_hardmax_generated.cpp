@@ -173,15 +173,18 @@ TEST_CASE("HARDMAX equals HARDMAX1 over the last axis", "[hardmax][generated]") 
 }
 
 TEST_CASE("HARDMAX1 columns whose zeros stream: each 1 streamed with its whole line", "[hardmax][generated]") {
-  // A kept last axis of whole cache lines on a line-aligned output, with enough reduced rows to
-  // be zero-filled and patched (Columns::patch_min_rows): streamed, the zeros go out while the
-  // input is read and each 1 then as its whole line (Columns::stream_one_lines), which holds
-  // every 1 of that line's columns in the same row. Values from five levels, so columns often
-  // share their winning row (several ones in one line) and tie within a column.
+  // A kept last axis with enough reduced rows to be zero-filled and patched
+  // (Columns::patch_min_rows): streamed, the zeros go out while the input is read and each 1
+  // then as its whole line (Columns::stream_one_lines), which holds the other columns' values
+  // of that line: the same row's when rows are whole lines on the line grid, else parts of two
+  // or three rows (rows of 8 to 40 elements, outputs at +16 bytes, NumPy's grid, and at three
+  // elements past a line), and the lines at the block's ends, only partly the tensor's, take a
+  // plain store. Values from five levels, so columns often share their winning row (several
+  // ones in one line) and tie within a column.
   REFOPS_TEST_RNG(rng);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (DataType type : {DataType::float32, DataType::float16}) {
-    for (std::uint32_t width : {16u, 32u, 64u, 96u}) {
+    for (std::uint32_t width : {8u, 16u, 24u, 40u, 64u, 96u}) {
       for (const Dims& sizes : {Dims{40, width}, Dims{5, 9, width}}) {
         const Dims axes = sizes.size() == 2 ? Dims{0} : Dims{0, 1};
         for (NanMode mode : {NanMode::propagate, NanMode::ignore}) {
@@ -190,7 +193,10 @@ TEST_CASE("HARDMAX1 columns whose zeros stream: each 1 streamed with its whole l
           for_each_coordinate(sizes, [&](const Dims& c) {
             store(in, desc.input, c, rng.chance(0.01) ? nan : static_cast<double>(rng.between_signed(-2, 2)));
           });
-          check_all_archs(desc, in);
+          for (std::size_t out_misalign : {std::size_t{0}, std::size_t{16}, 3 * size_of(type)}) {
+            INFO("output " << out_misalign << " bytes past a 64-byte boundary");
+            check_all_archs(desc, in, out_misalign);
+          }
         }
       }
     }
