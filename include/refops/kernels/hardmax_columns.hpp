@@ -172,8 +172,8 @@ struct Columns : Lanes<Target, T> {
   // last, when the block does not start or end on a line) is not ours to write whole, and
   // its 1 takes the plain store. (Until 2026-11-28 only outputs on the line grid with rows of
   // whole lines streamed their ones: axis 0 of 512 x 1024 at +16 bytes, NumPy's grid and a
-  // large std::vector's, ran at 221-224 us a call against 189-205 on the grid, on the Intel
-  // Xeon guest.)
+  // large std::vector's, took 177-190 us a call against 141-146 on the grid, on the Intel
+  // Xeon guest; now 139-142.)
   static bool stream_one_lines(std::uint64_t rows, U* o, std::size_t n, const K* index, const K* index_high) {
     if constexpr (simd::has_streaming_stores<Target>) {
       constexpr std::size_t line_bytes = simd::cache_line_bytes, line = line_bytes / sizeof(U);
