@@ -151,6 +151,37 @@ TEST_CASE("HARDMAX1 columns: winners, ties and NaNs after many rows", "[hardmax]
     }
 }
 
+TEST_CASE("HARDMAX1 columns: the winner at every row of its pass, ties in the same pass", "[hardmax][generated]") {
+  // The columns' fold keeps the first position of the pass whose maximum wins, and the row
+  // within the pass is found afterwards (FLOAT32 on AVX2 and AVX-512 a vector of groups at a
+  // time, by gathers). Column j's maximum sits at row 4k + j % 4 of a pass of 4 (or 2); in
+  // some columns the same value, or -0.0 after a +0.0 maximum, comes again later in that
+  // pass, and in some the maximum is in the last pass, which has fewer rows (rows % 4 != 0).
+  // Widths give whole vectors and tails; rows are padded or transposed in some layouts.
+  REFOPS_TEST_RNG(rng);
+  for (DataType type : {DataType::float32, DataType::float16})
+    for (std::uint32_t width : {19u, 40u, 69u})
+      for (std::uint32_t rows : {2u, 3u, 5u, 37u, 203u}) {
+        const Dims sizes{rows, width};
+        Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, {0}, rng.chance(0.5) ? NanMode::propagate : NanMode::ignore};
+        desc.input.strides = make_strides(sizes, input_layouts[rng.between(0, 1)], rng);
+        desc.output.strides = make_strides(sizes, output_layouts[rng.between(0, 1)], rng);
+        Buffer in = Buffer::for_tensor(desc.input);
+        for (std::uint32_t j = 0; j < width; ++j) {
+          const bool zeros = j % 7 == 3;  // a +0.0 maximum over negative numbers, then -0.0
+          for (std::uint32_t r = 0; r < rows; ++r)
+            store(in, desc.input, {r, j}, static_cast<double>(zeros ? rng.between_signed(-60, -1) : rng.between_signed(-50, 50)));
+          const bool last_pass = j % 5 == 0;
+          const std::uint32_t pass = last_pass ? (rows - 1) / 4 : static_cast<std::uint32_t>(rng.between(0, (rows - 1) / 4));
+          const std::uint32_t at = std::min(rows - 1, 4 * pass + j % 4);
+          store(in, desc.input, {at, j}, zeros ? 0.0 : 100.0);
+          const std::uint32_t again = at + 1 + static_cast<std::uint32_t>(rng.between(0, 2));
+          if (j % 2 == 1 && again < rows) store(in, desc.input, {again, j}, zeros ? -0.0 : 100.0);
+        }
+        check_all_archs(desc, in);
+      }
+}
+
 TEST_CASE("HARDMAX equals HARDMAX1 over the last axis", "[hardmax][generated]") {
   REFOPS_TEST_RNG(rng);
   for (int i = 0; i < 20; ++i) {

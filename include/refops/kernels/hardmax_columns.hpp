@@ -352,7 +352,10 @@ struct Columns : Lanes<Target, T> {
   // compare values as the winner's rule does: -0.0 ties +0.0, and NaNs match each other.
   static void resolve_passes(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, std::size_t pass_rows, K nan,
                              const K* key, K* index, K* index_high, std::uint64_t positions) {
-    for (std::size_t j = 0; j < n; ++j) {
+    std::size_t j = 0;
+    if constexpr (resolves_by_gathers)
+      if (gathers_fit(reduced, n, positions)) j = resolve_passes_gathered(reduced, g, n, pass_rows, nan, key, index, positions);
+    for (; j < n; ++j) {
       std::uint64_t at = position_of(index, index_high, j);
       const std::uint64_t end = std::min<std::uint64_t>(at + pass_rows, positions);
       const K best = state_key(key[j], nan);
@@ -361,6 +364,54 @@ struct Columns : Lanes<Target, T> {
       index[j] = low(at);
       if constexpr (split_positions) index_high[j] = high(at);
     }
+  }
+
+  // FLOAT32 where a gather is one instruction: the loop above mispredicted its exit on most
+  // groups (the row within the pass is random), a quarter of axis 0 of 64 x 1024 in cache on
+  // the Intel Xeon guest (model 167).
+  static constexpr bool resolves_by_gathers = simd::native_gather_32<Target> && std::is_same_v<T, float>;
+
+  // Whether every offset resolve_passes_gathered forms fits 32 bits: one reduced dimension,
+  // rows forward, the last row's last group below 2^31 elements from the first.
+  static bool gathers_fit(const simd::LoopNest<2>& reduced, std::size_t n, std::uint64_t positions) {
+    if (reduced.rank != 1 || reduced.strides[0][0] <= 0 || positions == 0) return false;
+    const auto stride = static_cast<std::uint64_t>(reduced.strides[0][0]);
+    return positions <= (std::uint64_t{std::numeric_limits<std::int32_t>::max()} - n) / stride;
+  }
+
+  // resolve_passes a vector of groups at a time: each row of the lanes' passes gathered, the
+  // last row first, so the first match is the one kept. A lane whose pass ends at `positions`
+  // gathers its pass's first row in place of the rows past the end (always in the tensor):
+  // that row matches only when it wins, and h = 0 names it then anyway. Returns the groups
+  // done (whole vectors).
+  static std::size_t resolve_passes_gathered(const simd::LoopNest<2>& reduced, const T* g, std::size_t n,
+                                             std::size_t pass_rows, K nan, const K* key, K* index, std::uint64_t positions) {
+    if constexpr (resolves_by_gathers) {
+      const auto stride = static_cast<K>(reduced.strides[0][0]);
+      const B nans(nan), lane_number = xsimd::make_batch_constant<B, simd::LaneNumber>();
+      const B last(static_cast<K>(positions - 1));
+      std::size_t j = 0;
+      for (; j + lanes <= n; j += lanes) {
+        const B at = B::load_aligned(index + j);
+        const B best = key_of<Target, T>(B::load_aligned(key + j), nans);
+        const B first_offset = at * B(stride) + lane_number;
+        // The pass's last row in the tensor: the winner when no earlier row matches.
+        const B end = simd::min_of<Target>(at + B(static_cast<K>(pass_rows - 1)), last);
+        B winner = end;
+        for (std::size_t h = pass_rows - 1; h-- > 0;) {
+          const B row = at + B(static_cast<K>(h));
+          // Wrapping: a lane past the end may overflow here, and takes first_offset instead.
+          const auto row_offset = static_cast<K>(static_cast<std::uint32_t>(h) * static_cast<std::uint32_t>(stride));
+          const B offset = xsimd::select(row < end, first_offset + B(row_offset), first_offset);
+          const B bits = simd::gather_32<Target>(reinterpret_cast<const K*>(g + j), offset);
+          winner = xsimd::select(key_of<Target, T>(bits, nans) == best, row, winner);
+        }
+        winner.store_aligned(index + j);
+      }
+      return j;
+    }
+    (void)reduced, (void)g, (void)n, (void)pass_rows, (void)nan, (void)key, (void)index, (void)positions;
+    return 0;
   }
 
   // Does x displace best (one lane or a vector of lanes)?

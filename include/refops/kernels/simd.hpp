@@ -954,6 +954,32 @@ inline constexpr bool native_16bit_extremes = sizeof(K) == 2 && (
 #endif
     false);
 
+// Whether a gather of 32-bit lanes is one instruction: AVX2 and AVX-512. Elsewhere xsimd 8.1
+// loads lane by lane, and a caller's scalar loop is as good.
+template <class Target>
+inline constexpr bool native_gather_32 =
+#if defined(__AVX512F__)
+    std::is_base_of_v<xsimd::avx512f, Target> ||
+#endif
+#if defined(__AVX2__)
+    std::is_base_of_v<xsimd::avx2, Target> ||
+#endif
+    false;
+
+// The 32-bit lanes at p + offset[i], element offsets (only where native_gather_32<Target>). On
+// AVX-512 the masked form with every lane set: the plain _mm512_i32gather_epi32 starts from an
+// undefined vector, the kind GCC 12 warns about inside its header.
+template <class Target>
+xsimd::batch<std::int32_t, Target> gather_32(const std::int32_t* p, const xsimd::batch<std::int32_t, Target>& offset) {
+  static_assert(native_gather_32<Target>);
+#if defined(__AVX512F__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>)
+    return xsimd::batch<std::int32_t, Target>(
+        _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), __mmask16(0xFFFF), offset, p, sizeof(std::int32_t)));
+#endif
+  return xsimd::batch<std::int32_t, Target>::gather(p, offset);
+}
+
 // The larger of two float vectors without NaNs, lane by lane (on a NaN, or on -0.0 against
 // +0.0, either operand). AVX-512 takes the zero-masked form: xsimd::max's _mm512_max_ps draws
 // the same GCC 12 warning as _mm512_max_epi32 above, and the mask of all lanes is the same max.
