@@ -954,8 +954,8 @@ inline constexpr bool native_16bit_extremes = sizeof(K) == 2 && (
 #endif
     false);
 
-// Whether a gather of 32-bit lanes is one instruction: AVX2 and AVX-512. Elsewhere xsimd 8.1
-// loads lane by lane, and a caller's scalar loop is as good.
+// Whether gather_32 is one instruction: AVX2 and AVX-512. Elsewhere it would load lane by
+// lane, and a caller's scalar loop is as good.
 template <class Target>
 inline constexpr bool native_gather_32 =
 #if defined(__AVX512F__)
@@ -966,18 +966,25 @@ inline constexpr bool native_gather_32 =
 #endif
     false;
 
-// The 32-bit lanes at p + offset[i], element offsets (only where native_gather_32<Target>). On
-// AVX-512 the masked form with every lane set: the plain _mm512_i32gather_epi32 starts from an
-// undefined vector, the kind GCC 12 warns about inside its header.
+// The 32-bit lanes at p + offset[i], element offsets (only where native_gather_32<Target>), by
+// the intrinsics: xsimd 8.1's batch::gather never reaches its AVX2 or AVX-512 kernels (their
+// enable_if does not match) and inserts lane by lane, which cost HARDMAX's gathered pass
+// resolution (hardmax_columns.hpp) most of its gain on AVX-512. AVX-512 takes the masked form
+// with every lane set: the plain one draws GCC 12's -Wmaybe-uninitialized inside its header.
 template <class Target>
 xsimd::batch<std::int32_t, Target> gather_32(const std::int32_t* p, const xsimd::batch<std::int32_t, Target>& offset) {
   static_assert(native_gather_32<Target>);
+  using B = xsimd::batch<std::int32_t, Target>;
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Target>)
-    return xsimd::batch<std::int32_t, Target>(
-        _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), __mmask16(0xFFFF), offset, p, sizeof(std::int32_t)));
+    return B(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), __mmask16(0xFFFF), offset, p, sizeof(std::int32_t)));
+  else
 #endif
-  return xsimd::batch<std::int32_t, Target>::gather(p, offset);
+#if defined(__AVX2__)
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target>) return B(_mm256_i32gather_epi32(p, offset, sizeof(std::int32_t)));
+  else
+#endif
+    return B::gather(p, offset);
 }
 
 // The larger of two float vectors without NaNs, lane by lane (on a NaN, or on -0.0 against
