@@ -366,8 +366,8 @@ struct Columns : Lanes<Target, T> {
     }
   }
 
-  // FLOAT32 where a gather is one instruction: the loop above mispredicted its exit on most
-  // groups (the row within the pass is random), a quarter of axis 0 of 64 x 1024 in cache on
+  // FLOAT32 where a gather is one instruction: the loop above exits at a random row of the
+  // pass, a branch no predictor learns, and took a quarter of axis 0 of 64 x 1024 in cache on
   // the Intel Xeon guest (model 167).
   static constexpr bool resolves_by_gathers = simd::native_gather_32<Target> && std::is_same_v<T, float>;
 
