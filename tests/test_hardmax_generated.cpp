@@ -157,11 +157,12 @@ TEST_CASE("HARDMAX1 columns: the winner at every row of its pass, ties in the sa
   // time, by gathers). Column j's maximum sits at row 4k + j % 4 of a pass of 4 (or 2); in
   // some columns the same value, or -0.0 after a +0.0 maximum, comes again later in that
   // pass, and in some the maximum is in the last pass, which has fewer rows (rows % 4 != 0).
-  // Widths give whole vectors and tails; rows are padded or transposed in some layouts.
+  // Widths give whole vectors and tails; rows are padded in some layouts, and 301 packed rows
+  // are reduced several at a time (reduce_grouped), whose passes span rows k apart.
   REFOPS_TEST_RNG(rng);
   for (DataType type : {DataType::float32, DataType::float16})
     for (std::uint32_t width : {19u, 40u, 69u})
-      for (std::uint32_t rows : {2u, 3u, 5u, 37u, 203u}) {
+      for (std::uint32_t rows : {2u, 3u, 5u, 37u, 203u, 301u}) {  // 301: rows read several at a time
         const Dims sizes{rows, width};
         Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, {0}, rng.chance(0.5) ? NanMode::propagate : NanMode::ignore};
         desc.input.strides = make_strides(sizes, input_layouts[rng.between(0, 1)], rng);
