@@ -383,35 +383,31 @@ struct Columns : Lanes<Target, T> {
   // last row first, so the first match is the one kept. A lane whose pass ends at `positions`
   // gathers its pass's first row in place of the rows past the end (always in the tensor):
   // that row matches only when it wins, and h = 0 names it then anyway. Returns the groups
-  // done (whole vectors).
+  // done (whole vectors). Instantiated only where resolves_by_gathers.
   static std::size_t resolve_passes_gathered(const simd::LoopNest<2>& reduced, const T* g, std::size_t n,
                                              std::size_t pass_rows, K nan, const K* key, K* index, std::uint64_t positions) {
-    if constexpr (resolves_by_gathers) {
-      const auto stride = static_cast<K>(reduced.strides[0][0]);
-      const B nans(nan), lane_number = xsimd::make_batch_constant<B, simd::LaneNumber>();
-      const B last(static_cast<K>(positions - 1));
-      std::size_t j = 0;
-      for (; j + lanes <= n; j += lanes) {
-        const B at = B::load_aligned(index + j);
-        const B best = key_of<Target, T>(B::load_aligned(key + j), nans);
-        const B first_offset = at * B(stride) + lane_number;
-        // The pass's last row in the tensor: the winner when no earlier row matches.
-        const B end = simd::min_of<Target>(at + B(static_cast<K>(pass_rows - 1)), last);
-        B winner = end;
-        for (std::size_t h = pass_rows - 1; h-- > 0;) {
-          const B row = at + B(static_cast<K>(h));
-          // Wrapping: a lane past the end may overflow here, and takes first_offset instead.
-          const auto row_offset = static_cast<K>(static_cast<std::uint32_t>(h) * static_cast<std::uint32_t>(stride));
-          const B offset = xsimd::select(row < end, first_offset + B(row_offset), first_offset);
-          const B bits = simd::gather_32<Target>(reinterpret_cast<const K*>(g + j), offset);
-          winner = xsimd::select(key_of<Target, T>(bits, nans) == best, row, winner);
-        }
-        winner.store_aligned(index + j);
+    const auto stride = static_cast<K>(reduced.strides[0][0]);
+    const B nans(nan), lane_number = xsimd::make_batch_constant<B, simd::LaneNumber>();
+    const B last(static_cast<K>(positions - 1));
+    std::size_t j = 0;
+    for (; j + lanes <= n; j += lanes) {
+      const B at = B::load_aligned(index + j);
+      const B best = key_of<Target, T>(B::load_aligned(key + j), nans);
+      const B first_offset = at * B(stride) + lane_number;
+      // The pass's last row in the tensor: the winner when no earlier row matches.
+      const B end = simd::min_of<Target>(at + B(static_cast<K>(pass_rows - 1)), last);
+      B winner = end;
+      for (std::size_t h = pass_rows - 1; h-- > 0;) {
+        const B row = at + B(static_cast<K>(h));
+        // Wrapping: a lane past the end may overflow here, and takes first_offset instead.
+        const auto row_offset = static_cast<K>(static_cast<std::uint32_t>(h) * static_cast<std::uint32_t>(stride));
+        const B offset = xsimd::select(row < end, first_offset + B(row_offset), first_offset);
+        const B bits = simd::gather_32<Target>(reinterpret_cast<const K*>(g + j), offset);
+        winner = xsimd::select(key_of<Target, T>(bits, nans) == best, row, winner);
       }
-      return j;
+      winner.store_aligned(index + j);
     }
-    (void)reduced, (void)g, (void)n, (void)pass_rows, (void)nan, (void)key, (void)index, (void)positions;
-    return 0;
+    return j;
   }
 
   // Does x displace best (one lane or a vector of lanes)?
