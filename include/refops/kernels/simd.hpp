@@ -136,14 +136,23 @@ inline constexpr bool has_streaming_stores =
 #endif
     false;
 
-// True when this Target narrows 64-bit lanes to 32 in vector registers (narrow_store_64_to_32).
+// True when Target is AVX2 or one of AVX-512's. xsimd 8.1 derives the AVX-512 targets from
+// `generic`, not from avx2, so is_base_of<avx2> alone leaves them out.
 template <class Target>
-inline constexpr bool narrows_64_to_32 =
-#if defined(__AVX2__)
-    std::is_base_of_v<xsimd::avx2, Target>;  // AVX-512's targets too: xsimd derives them from AVX2's
-#else
-    false;
+inline constexpr bool avx2_or_avx512 =
+#if defined(__AVX512F__)
+    std::is_base_of_v<xsimd::avx512f, Target> ||
 #endif
+#if defined(__AVX2__)
+    std::is_base_of_v<xsimd::avx2, Target> ||
+#endif
+    false;
+
+// True when this Target narrows 64-bit lanes to 32 in vector registers (narrow_store_64_to_32).
+// Until 2026-11-29 this was is_base_of<avx2> alone, on the belief that xsimd derives AVX-512
+// from it: AVX-512 then took the lane-by-lane path, and the AVX-512 branch below never ran.
+template <class Target>
+inline constexpr bool narrows_64_to_32 = avx2_or_avx512<Target>;
 
 // The low 32 bits of each 64-bit lane of a, then of b, stored at out (unaligned): a truncation,
 // two vectors into one. Only for narrows_64_to_32<Target>. Lane by lane through memory it was
@@ -957,14 +966,7 @@ inline constexpr bool native_16bit_extremes = sizeof(K) == 2 && (
 // Whether gather_32 is one instruction: AVX2 and AVX-512. Elsewhere it would load lane by
 // lane, and a caller's scalar loop is as good.
 template <class Target>
-inline constexpr bool native_gather_32 =
-#if defined(__AVX512F__)
-    std::is_base_of_v<xsimd::avx512f, Target> ||
-#endif
-#if defined(__AVX2__)
-    std::is_base_of_v<xsimd::avx2, Target> ||
-#endif
-    false;
+inline constexpr bool native_gather_32 = avx2_or_avx512<Target>;
 
 // The 32-bit lanes at p + offset[i], element offsets (only where native_gather_32<Target>), by
 // the intrinsics: xsimd 8.1's batch::gather never reaches its AVX2 or AVX-512 kernels (their
