@@ -153,12 +153,13 @@ TEST_CASE("HARDMAX1 columns: winners, ties and NaNs after many rows", "[hardmax]
 
 TEST_CASE("HARDMAX1 columns: the winner at every row of its pass, ties in the same pass", "[hardmax][generated]") {
   // The columns' fold keeps the first position of the pass whose maximum wins, and the row
-  // within the pass is found afterwards (FLOAT32 on AVX2 and AVX-512 a vector of groups at a
-  // time, by gathers). Column j's maximum sits at row 4k + j % 4 of a pass of 4 (or 2); in
-  // some columns the same value, or -0.0 after a +0.0 maximum, comes again later in that
-  // pass, and in some the maximum is in the last pass, which has fewer rows (rows % 4 != 0).
-  // Widths give whole vectors and tails; rows are padded in some layouts, and 301 packed rows
-  // are reduced several at a time (reduce_grouped), whose passes span rows k apart.
+  // within the pass is found afterwards (on AVX2 and AVX-512 a vector of groups at a time, by
+  // gathers; FLOAT16 gathers its groups two by two). Column j's maximum sits at row
+  // 4k + j % 4 of a pass of 4 (or 2); in some columns the same value, or -0.0 after a +0.0
+  // maximum, comes again later in that pass, and in some the maximum is in the last pass,
+  // which has fewer rows (rows % 4 != 0). Widths give whole vectors and tails; rows are
+  // padded in some layouts, and 301 packed rows are reduced several at a time
+  // (reduce_grouped), whose passes span rows k apart.
   REFOPS_TEST_RNG(rng);
   for (DataType type : {DataType::float32, DataType::float16})
     for (std::uint32_t width : {19u, 40u, 69u})
@@ -238,33 +239,46 @@ TEST_CASE("HARDMAX1 columns whose zeros stream: each 1 streamed with its whole l
 TEST_CASE("FLOAT16 columns with more than 65535 positions per group", "[hardmax][generated]") {
   // Positions past 2^16 must not alias the ones below: lane 0 has its maximum at 5 and the same
   // value again at 65536 + 5; lane 1 has its only maximum at 65536 + 7; lane 2 at the last row.
+  // Packed rows of 64 bytes are read 16 at a time (reduce_grouped), so their passes count
+  // fewer than 2^16 positions; padded rows are not, and on one thread (a split call's blocks
+  // are shorter) their passes' rows past 2^16 are found by gathers on AVX2 and AVX-512.
   REFOPS_TEST_RNG(rng);
   const std::uint32_t rows = 65600, width = 32;
-  const Hardmax1Desc desc{{DataType::float16, {rows, width}, {}, 0}, {DataType::float16, {rows, width}, {}, 0}, {0},
-                          NanMode::ignore};
-  std::vector<float16> in(std::size_t{rows} * width);
-  for (auto& v : in) v = float16(static_cast<float>(rng.between_signed(-50, 50)));
-  in[5 * width + 0] = in[(65536 + 5) * width + 0] = float16(1000.0f);
-  in[(65536 + 7) * width + 1] = float16(1000.0f);
-  in[std::size_t{rows - 1} * width + 2] = float16(1000.0f);
-  std::vector<std::size_t> winner(width);
-  for (std::size_t j = 0; j < width; ++j)
-    for (std::size_t r = 1; r < rows; ++r)
-      if (static_cast<float>(in[r * width + j]) > static_cast<float>(in[winner[j] * width + j])) winner[j] = r;
-  CHECK(winner[0] == 5);
-  CHECK(winner[1] == 65536 + 7);
-  for (std::size_t pass_rows : {2, 4}) {
-    INFO("rows per pass " << pass_rows);
-    const ForcedChoice forced(detail::force_hardmax_pass_rows, pass_rows);
-    for_each_arch([&](Arch arch) {
-      std::vector<std::uint16_t> out(in.size(), 0xA5A5);
-      execute(desc, std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(out)), on(arch));
-      std::size_t wrong = 0;
-      for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t j = 0; j < width; ++j)
-          wrong += out[r * width + j] != (r == winner[j] ? 0x3C00 : 0x0000);
-      CHECK(wrong == 0);
-    });
+  for (std::uint32_t row_stride : {width, width + 8}) {
+    INFO("input row stride " << row_stride);
+    const Hardmax1Desc desc{{DataType::float16, {rows, width}, {row_stride, 1}, 0},
+                            {DataType::float16, {rows, width}, {}, 0},
+                            {0},
+                            NanMode::ignore};
+    std::vector<float16> in(std::size_t{rows} * row_stride);
+    for (auto& v : in) v = float16(static_cast<float>(rng.between_signed(-50, 50)));
+    in[5 * row_stride + 0] = in[(65536 + 5) * row_stride + 0] = float16(1000.0f);
+    in[(65536 + 7) * row_stride + 1] = float16(1000.0f);
+    in[std::size_t{rows - 1} * row_stride + 2] = float16(1000.0f);
+    std::vector<std::size_t> winner(width);
+    for (std::size_t j = 0; j < width; ++j)
+      for (std::size_t r = 1; r < rows; ++r)
+        if (static_cast<float>(in[r * row_stride + j]) > static_cast<float>(in[winner[j] * row_stride + j])) winner[j] = r;
+    CHECK(winner[0] == 5);
+    CHECK(winner[1] == 65536 + 7);
+    for (std::size_t pass_rows : {2, 4}) {
+      INFO("rows per pass " << pass_rows);
+      const ForcedChoice forced(detail::force_hardmax_pass_rows, pass_rows);
+      for_each_arch([&](Arch arch) {
+        for (std::size_t threads : {1, 0}) {
+          INFO("max_threads " << threads);
+          ExecuteOptions options = on(arch);
+          options.max_threads = threads;
+          std::vector<std::uint16_t> out(std::size_t{rows} * width, 0xA5A5);
+          execute(desc, std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(out)), options);
+          std::size_t wrong = 0;
+          for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t j = 0; j < width; ++j)
+              wrong += out[r * width + j] != (r == winner[j] ? 0x3C00 : 0x0000);
+          CHECK(wrong == 0);
+        }
+      });
+    }
   }
 }
 

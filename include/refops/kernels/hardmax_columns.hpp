@@ -354,7 +354,8 @@ struct Columns : Lanes<Target, T> {
                              const K* key, K* index, K* index_high, std::uint64_t positions) {
     std::size_t j = 0;
     if constexpr (resolves_by_gathers)
-      if (gathers_fit(reduced, n, positions)) j = resolve_passes_gathered(reduced, g, n, pass_rows, nan, key, index, positions);
+      if (gathers_fit(reduced, n, positions))
+        j = resolve_passes_gathered(reduced, g, n, pass_rows, nan, key, index, index_high, positions);
     for (; j < n; ++j) {
       std::uint64_t at = position_of(index, index_high, j);
       const std::uint64_t end = std::min<std::uint64_t>(at + pass_rows, positions);
@@ -366,10 +367,11 @@ struct Columns : Lanes<Target, T> {
     }
   }
 
-  // FLOAT32 where a gather is one instruction: the loop above exits at a random row of the
-  // pass, a branch no predictor learns, and took a quarter of axis 0 of 64 x 1024 in cache on
-  // the Intel Xeon guest (model 167).
-  static constexpr bool resolves_by_gathers = simd::native_gather_32<Target> && std::is_same_v<T, float>;
+  // Where a gather is one instruction: the loop above exits at a random row of the pass, a
+  // branch no predictor learns, and took a quarter of axis 0 of 64 x 1024 FLOAT32 in cache on
+  // the Intel Xeon guest (model 167), and 40% of 128 x 1024 FLOAT16.
+  static constexpr bool resolves_by_gathers =
+      simd::native_gather_32<Target> && (std::is_same_v<T, float> || std::is_same_v<T, float16>);
 
   // Whether every offset resolve_passes_gathered forms fits 32 bits: one reduced dimension,
   // rows forward, the last row's last group below 2^31 elements from the first.
@@ -384,28 +386,71 @@ struct Columns : Lanes<Target, T> {
   // gathers its pass's first row in place of the rows past the end (always in the tensor):
   // that row matches only when it wins, and h = 0 names it then anyway. Returns the groups
   // done (whole vectors). Instantiated only where resolves_by_gathers.
+  // The gathers are 32-bit. FLOAT16 has none of 16 bits: a vector of groups is two sets of
+  // 32-bit lanes, the even groups and the odd ones, each lane holding one group's position.
+  // Group 2m's gather reads its element and group 2m + 1's (the low half is its own), and
+  // group 2m + 1's reads group 2m's and its own (the high half): both elements are in the
+  // tensor, since the pair is in the same row and within the vector.
   static std::size_t resolve_passes_gathered(const simd::LoopNest<2>& reduced, const T* g, std::size_t n,
-                                             std::size_t pass_rows, K nan, const K* key, K* index, std::uint64_t positions) {
-    const auto stride = static_cast<K>(reduced.strides[0][0]);
-    const B nans(nan), lane_number = xsimd::make_batch_constant<B, simd::LaneNumber>();
-    const B last(static_cast<K>(positions - 1));
+                                             std::size_t pass_rows, K nan, const K* key, K* index, K* index_high,
+                                             std::uint64_t positions) {
+    using W = xsimd::batch<std::int32_t, Target>;
+    constexpr std::size_t sets = sizeof(std::int32_t) / sizeof(K);  // 1, or 2 for FLOAT16
+    static_assert(sets == 1 || sets == 2);
+    // Lane m of set s is group sets * m + s of the vector, at element sets * m from its first.
+    const auto stride = static_cast<std::int32_t>(reduced.strides[0][0]);
+    const W pair_start = xsimd::make_batch_constant<W, simd::LaneNumber>() * W(static_cast<std::int32_t>(sets));
+    const W low_half(0xFFFF), high_half(~0xFFFF);
+    const W last(static_cast<std::int32_t>(positions - 1));
+    const B nans(nan);
+    // A FLOAT32 state holds values' bits, a FLOAT16 state keys (state_key).
+    const auto best_key = [&](const B& state) { return float_compares ? key_of<Target, T>(state, nans) : state; };
     std::size_t j = 0;
     for (; j + lanes <= n; j += lanes) {
-      const B at = B::load_aligned(index + j);
-      const B best = key_of<Target, T>(B::load_aligned(key + j), nans);
-      const B first_offset = at * B(stride) + lane_number;
-      // The pass's last row in the tensor: the winner when no earlier row matches.
-      const B end = simd::min_of<Target>(at + B(static_cast<K>(pass_rows - 1)), last);
-      B winner = end;
-      for (std::size_t h = pass_rows - 1; h-- > 0;) {
-        const B row = at + B(static_cast<K>(h));
-        // Wrapping: a lane past the end may overflow here, and takes first_offset instead.
-        const auto row_offset = static_cast<K>(static_cast<std::uint32_t>(h) * static_cast<std::uint32_t>(stride));
-        const B offset = xsimd::select(row < end, first_offset + B(row_offset), first_offset);
-        const B bits = simd::gather_32<Target>(reinterpret_cast<const K*>(g + j), offset);
-        winner = xsimd::select(key_of<Target, T>(bits, nans) == best, row, winner);
+      std::array<W, sets> at;
+      if constexpr (sets == 1) {
+        at[0] = W::load_aligned(index + j);
+      } else {  // the two halves of the 16-bit positions, as the pairs' two groups
+        const W lows = W::load_aligned(reinterpret_cast<const std::int32_t*>(index + j));
+        const W highs = W::load_aligned(reinterpret_cast<const std::int32_t*>(index_high + j));
+        at[0] = (lows & low_half) | (simd::swap_halves_32<Target>(highs) & high_half);
+        at[1] = (simd::swap_halves_32<Target>(lows) & low_half) | (highs & high_half);
       }
-      winner.store_aligned(index + j);
+      const B best = best_key(B::load_aligned(key + j));
+      std::array<W, sets> first_offset, end, winner;
+      for (std::size_t s = 0; s < sets; ++s) {
+        first_offset[s] = at[s] * W(stride) + pair_start;
+        // The pass's last row in the tensor: the winner when no earlier row matches.
+        end[s] = simd::min_of<Target>(at[s] + W(static_cast<std::int32_t>(pass_rows - 1)), last);
+        winner[s] = end[s];
+      }
+      for (std::size_t h = pass_rows - 1; h-- > 0;) {
+        // Wrapping: a lane past the end may overflow here, and takes first_offset instead.
+        const W row_offset(static_cast<std::int32_t>(static_cast<std::uint32_t>(h) * static_cast<std::uint32_t>(stride)));
+        std::array<W, sets> row, bits;
+        for (std::size_t s = 0; s < sets; ++s) {
+          row[s] = at[s] + W(static_cast<std::int32_t>(h));
+          const W offset = xsimd::select(row[s] < end[s], first_offset[s] + row_offset, first_offset[s]);
+          bits[s] = simd::gather_32<Target, sizeof(T)>(g + j, offset);
+        }
+        if constexpr (sets == 1) {
+          const auto hit = key_of<Target, T>(bits[0], nans) == best;
+          winner[0] = xsimd::select(hit, row[0], winner[0]);
+        } else {
+          const B pairs = xsimd::bitwise_cast<B>((bits[0] & low_half) | (bits[1] & high_half));
+          const W hits = xsimd::bitwise_cast<W>(xsimd::select(key_of<Target, T>(pairs, nans) == best, B(K(-1)), B(K(0))));
+          winner[0] = xsimd::select((hits & low_half) != W(0), row[0], winner[0]);
+          winner[1] = xsimd::select((hits & high_half) != W(0), row[1], winner[1]);
+        }
+      }
+      if constexpr (sets == 1) {
+        winner[0].store_aligned(index + j);
+      } else {
+        const W lows = (winner[0] & low_half) | (simd::swap_halves_32<Target>(winner[1]) & high_half);
+        const W highs = (simd::swap_halves_32<Target>(winner[0]) & low_half) | (winner[1] & high_half);
+        lows.store_aligned(reinterpret_cast<std::int32_t*>(index + j));
+        highs.store_aligned(reinterpret_cast<std::int32_t*>(index_high + j));
+      }
     }
     return j;
   }

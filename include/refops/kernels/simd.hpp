@@ -968,25 +968,41 @@ inline constexpr bool native_16bit_extremes = sizeof(K) == 2 && (
 template <class Target>
 inline constexpr bool native_gather_32 = avx2_or_avx512<Target>;
 
-// The 32-bit lanes at p + offset[i], element offsets (only where native_gather_32<Target>), by
-// the intrinsics: xsimd 8.1's batch::gather never reaches its AVX2 or AVX-512 kernels (their
-// enable_if does not match) and inserts lane by lane, which cost HARDMAX's gathered pass
-// resolution (hardmax_columns.hpp) most of its gain on AVX-512. AVX-512 takes the masked form
-// with every lane set: the plain one draws GCC 12's -Wmaybe-uninitialized inside its header.
-template <class Target>
-xsimd::batch<std::int32_t, Target> gather_32(const std::int32_t* p, const xsimd::batch<std::int32_t, Target>& offset) {
+// The 32 bits at byte p + offset[i] * Scale, lane by lane (only where native_gather_32<Target>):
+// Scale is the size of the elements the offsets count, 4 for 32-bit elements, 2 to read two
+// neighbouring 16-bit elements at once. By the intrinsics: xsimd 8.1's batch::gather never
+// reaches its AVX2 or AVX-512 kernels (their enable_if does not match) and inserts lane by
+// lane, which cost HARDMAX's gathered pass resolution (hardmax_columns.hpp) most of its gain on
+// AVX-512. AVX-512 takes the masked form with every lane set: the plain one draws GCC 12's
+// -Wmaybe-uninitialized inside its header.
+template <class Target, int Scale = sizeof(std::int32_t)>
+xsimd::batch<std::int32_t, Target> gather_32(const void* p, const xsimd::batch<std::int32_t, Target>& offset) {
   static_assert(native_gather_32<Target>);
+  static_assert(Scale == 1 || Scale == 2 || Scale == 4 || Scale == 8);
   using B = xsimd::batch<std::int32_t, Target>;
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Target>)
-    return B(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), __mmask16(0xFFFF), offset, p, sizeof(std::int32_t)));
+    return B(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), __mmask16(0xFFFF), offset, p, Scale));
   else
 #endif
 #if defined(__AVX2__)
-  if constexpr (std::is_base_of_v<xsimd::avx2, Target>) return B(_mm256_i32gather_epi32(p, offset, sizeof(std::int32_t)));
+  if constexpr (std::is_base_of_v<xsimd::avx2, Target>)
+    return B(_mm256_i32gather_epi32(static_cast<const int*>(p), offset, Scale));
   else
 #endif
-    return B::gather(p, offset);
+    static_assert(!sizeof(B*), "native_gather_32 holds only for the targets above");
+}
+
+// The two 16-bit halves of every 32-bit lane exchanged. AVX-512 rotates by the masked form
+// (GCC 12 warns, -Wmaybe-uninitialized, an error here, inside its own header for the unmasked
+// shifts and rotates); elsewhere two shifts.
+template <class Target>
+xsimd::batch<std::int32_t, Target> swap_halves_32(const xsimd::batch<std::int32_t, Target>& x) {
+  using B = xsimd::batch<std::int32_t, Target>;
+#if defined(__AVX512F__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) return B(_mm512_maskz_rol_epi32(__mmask16(0xFFFF), x, 16));
+#endif
+  return (x << 16) | ((x >> 16) & B(0xFFFF));
 }
 
 // The larger of two float vectors without NaNs, lane by lane (on a NaN, or on -0.0 against
