@@ -279,7 +279,9 @@ DataType data_type(const Json& j) {
   if (s == "INT4") return static_cast<DataType>(13);
   for (DataType t : all_data_types)
     if (name_of(t) == s) return t;
-  j.fail("\"" + j.string() + "\" is not a DML_TENSOR_DATA_TYPE");
+  // Named: on "..." + a temporary string, GCC 12 -O2 draws a false -Wstringop-overflow.
+  const std::string name = j.string();
+  j.fail("\"" + name + "\" is not a DML_TENSOR_DATA_TYPE");
 }
 
 }  // namespace refops::model

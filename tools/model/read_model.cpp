@@ -13,7 +13,10 @@ std::string line_of(const Problem& p) { return p.path.empty() ? p.message : p.pa
 
 std::string to_string(const std::vector<Problem>& problems) {
   std::string out;
-  for (const Problem& p : problems) out += (out.empty() ? "" : "\n") + line_of(p);
+  for (const Problem& p : problems) {
+    if (!out.empty()) out += '\n';
+    out += line_of(p);
+  }
   return out;
 }
 
