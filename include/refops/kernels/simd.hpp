@@ -976,7 +976,8 @@ inline constexpr bool native_gather_32 = avx2_or_avx512<Target>;
 // AVX-512. AVX-512 takes the masked form with every lane set: the plain one draws GCC 12's
 // -Wmaybe-uninitialized inside its header.
 template <class Target, int Scale = sizeof(std::int32_t)>
-xsimd::batch<std::int32_t, Target> gather_32(const void* p, const xsimd::batch<std::int32_t, Target>& offset) {
+xsimd::batch<std::int32_t, Target> gather_32([[maybe_unused]] const void* p,
+                                             [[maybe_unused]] const xsimd::batch<std::int32_t, Target>& offset) {
   static_assert(native_gather_32<Target>);
   static_assert(Scale == 1 || Scale == 2 || Scale == 4 || Scale == 8);
   using B = xsimd::batch<std::int32_t, Target>;
