@@ -1002,8 +1002,9 @@ xsimd::batch<std::int32_t, Target> swap_halves_32(const xsimd::batch<std::int32_
   using B = xsimd::batch<std::int32_t, Target>;
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) return B(_mm512_maskz_rol_epi32(__mmask16(0xFFFF), x, 16));
+  else
 #endif
-  return (x << 16) | ((x >> 16) & B(0xFFFF));
+    return (x << 16) | ((x >> 16) & B(0xFFFF));
 }
 
 // The larger of two float vectors without NaNs, lane by lane (on a NaN, or on -0.0 against
