@@ -405,6 +405,11 @@ struct Columns : Lanes<Target, T> {
     const B nans(nan);
     // A FLOAT32 state holds values' bits, a FLOAT16 state keys (state_key).
     const auto best_key = [&](const B& state) { return float_compares ? key_of<Target, T>(state, nans) : state; };
+    // FLOAT16: the two 16-bit halves of every 32-bit lane exchanged (the 16-bit lanes 2m and
+    // 2m + 1 swapped).
+    const auto swap_halves = [](const auto& w) {
+      return xsimd::bitwise_cast<W>(simd::swap_lanes<1, Target>(xsimd::bitwise_cast<B>(w)));
+    };
     std::size_t j = 0;
     for (; j + lanes <= n; j += lanes) {
       std::array<W, sets> at;
@@ -413,8 +418,8 @@ struct Columns : Lanes<Target, T> {
       } else {  // the two halves of the 16-bit positions, as the pairs' two groups
         const W lows = W::load_aligned(reinterpret_cast<const std::int32_t*>(index + j));
         const W highs = W::load_aligned(reinterpret_cast<const std::int32_t*>(index_high + j));
-        at[0] = (lows & low_half) | (simd::swap_halves_32<Target>(highs) & high_half);
-        at[1] = (simd::swap_halves_32<Target>(lows) & low_half) | (highs & high_half);
+        at[0] = (lows & low_half) | (swap_halves(highs) & high_half);
+        at[1] = (swap_halves(lows) & low_half) | (highs & high_half);
       }
       const B best = best_key(B::load_aligned(key + j));
       std::array<W, sets> first_offset, end, winner;
@@ -446,8 +451,8 @@ struct Columns : Lanes<Target, T> {
       if constexpr (sets == 1) {
         winner[0].store_aligned(index + j);
       } else {
-        const W lows = (winner[0] & low_half) | (simd::swap_halves_32<Target>(winner[1]) & high_half);
-        const W highs = (simd::swap_halves_32<Target>(winner[0]) & low_half) | (winner[1] & high_half);
+        const W lows = (winner[0] & low_half) | (swap_halves(winner[1]) & high_half);
+        const W highs = (swap_halves(winner[0]) & low_half) | (winner[1] & high_half);
         lows.store_aligned(reinterpret_cast<std::int32_t*>(index + j));
         highs.store_aligned(reinterpret_cast<std::int32_t*>(index_high + j));
       }

@@ -968,12 +968,12 @@ inline constexpr bool native_16bit_extremes = sizeof(K) == 2 && (
 template <class Target>
 inline constexpr bool native_gather_32 = avx2_or_avx512<Target>;
 
-// The 32 bits at byte p + offset[i] * Scale, lane by lane (only where native_gather_32<Target>):
-// Scale is the size of the elements the offsets count, 4 for 32-bit elements, 2 to read two
-// neighbouring 16-bit elements at once. By the intrinsics: xsimd 8.1's batch::gather never
-// reaches its AVX2 or AVX-512 kernels (their enable_if does not match) and inserts lane by
-// lane, which cost HARDMAX's gathered pass resolution (hardmax_columns.hpp) most of its gain on
-// AVX-512. AVX-512 takes the masked form with every lane set: the plain one draws GCC 12's
+// Lane i: the 32 bits at byte p + offset[i] * Scale (only where native_gather_32<Target>), one
+// instruction. Scale is the size of the elements the offsets count, 4 for 32-bit elements, 2
+// to read two neighbouring 16-bit elements at once. By the intrinsics: xsimd 8.1's
+// batch::gather never reaches its AVX2 or AVX-512 kernels (their enable_if does not match) and
+// inserts lane by lane, which cost HARDMAX's gathered pass resolution (hardmax_columns.hpp)
+// most of its gain on AVX-512. AVX-512 takes the masked form with every lane set: the plain one draws GCC 12's
 // -Wmaybe-uninitialized inside its header.
 template <class Target, int Scale = sizeof(std::int32_t)>
 xsimd::batch<std::int32_t, Target> gather_32([[maybe_unused]] const void* p,
@@ -992,19 +992,6 @@ xsimd::batch<std::int32_t, Target> gather_32([[maybe_unused]] const void* p,
   else
 #endif
     static_assert(!sizeof(B*), "native_gather_32 holds only for the targets above");
-}
-
-// The two 16-bit halves of every 32-bit lane exchanged. AVX-512 rotates by the masked form
-// (GCC 12 warns, -Wmaybe-uninitialized, an error here, inside its own header for the unmasked
-// shifts and rotates); elsewhere two shifts.
-template <class Target>
-xsimd::batch<std::int32_t, Target> swap_halves_32(const xsimd::batch<std::int32_t, Target>& x) {
-  using B = xsimd::batch<std::int32_t, Target>;
-#if defined(__AVX512F__)
-  if constexpr (std::is_base_of_v<xsimd::avx512f, Target>) return B(_mm512_maskz_rol_epi32(__mmask16(0xFFFF), x, 16));
-  else
-#endif
-    return (x << 16) | ((x >> 16) & B(0xFFFF));
 }
 
 // The larger of two float vectors without NaNs, lane by lane (on a NaN, or on -0.0 against
