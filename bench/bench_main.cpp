@@ -461,13 +461,13 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(with_threads(c.name + "/" + path_name(a, std::nullopt), n).c_str(),
                                      [&c, options](benchmark::State& s) { run_kernel(s, c, options); })->UseManualTime();
         if (a != archs.front() || n > 1) continue;
-        if (c.choice)
-          for (std::size_t value : c.choice->values)
-            benchmark::RegisterBenchmark((c.name + "/" + path_name(a, *c.choice, value)).c_str(),
-                                         [&c, options, value](benchmark::State& s) {
-                                           c.choice->force(value);
+        for (const KernelChoice& choice : c.choices)
+          for (std::size_t value : choice.values)
+            benchmark::RegisterBenchmark((c.name + "/" + path_name(a, choice, value)).c_str(),
+                                         [&c, &choice, options, value](benchmark::State& s) {
+                                           choice.force(value);
                                            run_kernel(s, c, options);
-                                           c.choice->force(0);
+                                           choice.force(0);
                                          })->UseManualTime();
         if (!c.compare_stores) continue;
         for (StoreStrategy strategy : all_strategies) {
@@ -502,8 +502,8 @@ int main(int argc, char** argv) {
         // The automatic row, then each forced one (one thread, best path).
         std::vector<std::string> paths{path_name(a, std::nullopt)};
         if (a == archs.front() && n == 1) {
-          if (c.choice)
-            for (std::size_t value : c.choice->values) paths.push_back(path_name(a, *c.choice, value));
+          for (const KernelChoice& choice : c.choices)
+            for (std::size_t value : choice.values) paths.push_back(path_name(a, choice, value));
           if (c.compare_stores)
             for (StoreStrategy strategy : all_strategies) paths.push_back(path_name(a, strategy));
         }
@@ -524,11 +524,12 @@ int main(int argc, char** argv) {
     }
     // Compared by their ratios to the baseline, each measured beside its own row's kernel.
     const auto automatic = measured(c.name + "/" + path_name(archs.front(), std::nullopt));
-    if (c.choice && automatic) {
+    for (const KernelChoice& choice : c.choices) {
+      if (!automatic) break;
       double best = 0;
-      choices_table << "| " << c.name << " | " << c.choice->name << " | " << format("%.2f", automatic->ratio) << " |";
-      for (std::size_t value : c.choice->values) {
-        const auto k = measured(c.name + "/" + path_name(archs.front(), *c.choice, value));
+      choices_table << "| " << c.name << " | " << choice.name << " | " << format("%.2f", automatic->ratio) << " |";
+      for (std::size_t value : choice.values) {
+        const auto k = measured(c.name + "/" + path_name(archs.front(), choice, value));
         choices_table << " " << value << ": " << (k ? format("%.2f", k->ratio) : "-");
         if (k) best = std::max(best, k->ratio);
       }

@@ -5,7 +5,7 @@
 // kernels, memcpy from the input to the output for read + write ones.
 // Cases with compare_stores also run the best path with each store strategy forced ("avx2
 // stores=rep"), and a second table says how far the automatic choice is from the best forced
-// one; cases with a KernelChoice do the same for that choice ("avx2 pass_rows=2"). Large cases
+// one; cases with KernelChoices do the same for each choice ("avx2 pass_rows=2"). Large cases
 // also run on the best path on 2 (or --refops_threads) threads of the default pool, against the
 // same baseline cut into as many parts on the same pool. It then prints one table: case,
 // threads, path, GB/s, ratio to the baseline, speed-up over scalar.
@@ -56,7 +56,8 @@ struct Case {
   std::function<KernelRun()> prepare;
   // Also run the best path with each store strategy forced, next to the automatic choice.
   bool compare_stores = false;
-  std::optional<KernelChoice> choice;
+  // Each run with its alternatives forced one at a time, the others left to their rules.
+  std::vector<KernelChoice> choices;
 };
 
 // Adds a case; call from a static initializer in the operator's benchmark file.

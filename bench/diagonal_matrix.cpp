@@ -31,7 +31,7 @@ Case identity(std::string name, DataType type, Dims sizes, std::size_t out_offse
                              {}};
           },
           true,
-          std::nullopt};
+          {}};
 }
 
 // DIAGONAL_MATRIX1 lower-triangle zeroing with an input (ORT's Trilu upper with k = 1: Begin
@@ -58,7 +58,7 @@ Case trilu(std::string name, Dims sizes, std::size_t out_offset = 0) {
                              {input->data(), input->size()}};
           },
           true,
-          KernelChoice{"read_gap_bytes", {64, 1 << 20}, detail::force_diagonal_read_gap_bytes}};
+          {KernelChoice{"read_gap_bytes", {64, 1 << 20}, detail::force_diagonal_read_gap_bytes}}};
 }
 
 REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_8192x8192", DataType::float32, {8192, 8192}));
