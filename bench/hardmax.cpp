@@ -38,10 +38,12 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
   // ran at 0.87-0.92 of the copy streamed in 16-byte pieces on Zen 3 and 0.35-0.43 on Zen 1,
   // where plain stores reached 0.67 (docs/performance.md, "A second host").
   c.compare_stores = true;
-  // A kept last axis takes the columns path, whose rows per pass depend on where the input is
-  // (kernels/hardmax_columns.hpp, pass_rows_for).
-  if (std::find(axes.begin(), axes.end(), sizes.size() - 1) == axes.end())
+  // A kept last axis takes the columns path, whose rows per pass and prefetches depend on where
+  // the input is (kernels/hardmax_columns.hpp, passes_for): prefetch 1 never, 2 always.
+  if (std::find(axes.begin(), axes.end(), sizes.size() - 1) == axes.end()) {
     c.choices.push_back({"pass_rows", {2, 4}, detail::force_hardmax_pass_rows});
+    c.choices.push_back({"columns_prefetch", {1, 2}, detail::force_hardmax_columns_prefetch});
+  }
   // Large packed rows whose blocks stream as whole lines prefetch or not by the host
   // (kernels/hardmax_rows.hpp, whole_line_prefetch): 1 never, 2 always.
   const bool whole_line_blocks = axes.size() == 1 && axes[0] == sizes.size() - 1 &&

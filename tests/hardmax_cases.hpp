@@ -67,8 +67,8 @@ inline Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance
 }
 
 // Forces one of the HARDMAX kernel's host-dependent choices while it lives
-// (ops/hardmax_tuning.hpp: force_hardmax_pass_rows, force_hardmax_line_prefetch,
-// force_hardmax_rows_loop); 0 is the rule.
+// (ops/hardmax_tuning.hpp: force_hardmax_pass_rows, force_hardmax_columns_prefetch,
+// force_hardmax_line_prefetch, force_hardmax_rows_loop); 0 is the rule.
 class ForcedChoice {
  public:
   ForcedChoice(void (*force)(std::size_t), std::size_t value) : force_(force) { force_(value); }
@@ -101,9 +101,10 @@ inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
 // and chosen per call) and compares the whole output buffer with the oracle's. A kept last
 // axis (the columns path) runs again with passes of 2 rows, which the rule keeps for inputs
-// larger than the last-level cache (these take 4); rows that take the whole-line loop run with
-// its prefetch forced each way, and FLOAT32 medium and long rows and rows of 2 to 16 on each
-// of their two loops (the rules take one by the CPU's vendor).
+// larger than the last-level cache (these take 4), and again with the next pass prefetched,
+// which the rule leaves out for inputs that fit in L2 (these do); rows that take the
+// whole-line loop run with its prefetch forced each way, and FLOAT32 medium and long rows and
+// rows of 2 to 16 on each of their two loops (the rules take one by the CPU's vendor).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
@@ -115,7 +116,10 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
     const char* name;
   };
   std::vector<Choice> choices{{detail::force_hardmax_pass_rows, 0, "every choice by its rule"}};
-  if (columns) choices.push_back({detail::force_hardmax_pass_rows, 2, "rows per pass 2"});
+  if (columns) {
+    choices.push_back({detail::force_hardmax_pass_rows, 2, "rows per pass 2"});
+    choices.push_back({detail::force_hardmax_columns_prefetch, 2, "columns prefetch the next pass"});
+  }
   if (takes_whole_line_rows(desc)) {
     choices.push_back({detail::force_hardmax_line_prefetch, 1, "whole-line blocks never prefetch"});
     choices.push_back({detail::force_hardmax_line_prefetch, 2, "whole-line blocks prefetch"});

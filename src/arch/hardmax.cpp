@@ -31,6 +31,10 @@ void run_typed(const HardmaxCall& c) {
 
 }  // namespace
 
+void force_columns_prefetch(std::size_t choice) {
+  kernels::hardmax_detail::forced_columns_prefetch.store(choice, std::memory_order_relaxed);
+}
+
 void force_line_prefetch(std::size_t choice) {
   kernels::hardmax_detail::forced_line_prefetch.store(choice, std::memory_order_relaxed);
 }

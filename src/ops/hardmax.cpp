@@ -16,22 +16,34 @@ namespace refops {
 namespace detail {
 
 namespace {
+
 std::atomic<std::size_t> hardmax_pass_rows{0};
+
+// Sets a forced choice in every instruction set's copy of the kernels.
+template <class Table>
+void force_on_every_arch(const Table& table, std::size_t choice) {
+  for (Arch a : all_archs)
+    if (table[a] != nullptr) table[a](choice);
+}
+
 }  // namespace
 
 void force_hardmax_pass_rows(std::size_t rows) { hardmax_pass_rows.store(rows, std::memory_order_relaxed); }
 std::size_t forced_hardmax_pass_rows() { return hardmax_pass_rows.load(std::memory_order_relaxed); }
 
+void force_hardmax_columns_prefetch(std::size_t choice) {
+  static const auto table = REFOPS_ARCH_TABLE(force_columns_prefetch);
+  force_on_every_arch(table, choice);
+}
+
 void force_hardmax_line_prefetch(std::size_t choice) {
   static const auto table = REFOPS_ARCH_TABLE(force_line_prefetch);
-  for (Arch a : all_archs)
-    if (table[a] != nullptr) table[a](choice);
+  force_on_every_arch(table, choice);
 }
 
 void force_hardmax_rows_loop(std::size_t choice) {
   static const auto table = REFOPS_ARCH_TABLE(force_rows_loop);
-  for (Arch a : all_archs)
-    if (table[a] != nullptr) table[a](choice);
+  force_on_every_arch(table, choice);
 }
 
 namespace {

@@ -14,6 +14,12 @@ namespace refops::detail {
 void force_hardmax_pass_rows(std::size_t rows);
 std::size_t forced_hardmax_pass_rows();
 
+// Whether the columns path prefetches the next pass's rows (kernels/hardmax_columns.hpp,
+// prefetches_for): 1 never, 2 always, for every later call on every instruction set; 0
+// restores the kernel's rule. Each instruction set keeps its own copy, as below.
+void force_hardmax_columns_prefetch(std::size_t choice);
+REFOPS_DECLARE_PER_ARCH(void force_columns_prefetch(std::size_t choice);)
+
 // Whether short rows streamed as whole lines prefetch their input (kernels/hardmax_rows.hpp,
 // whole_line_prefetch): 1 never, 2 always, for every later call on every instruction set; 0
 // restores the kernel's rule. Each instruction set's kernels keep their own copy of the

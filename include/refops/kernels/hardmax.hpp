@@ -16,7 +16,7 @@
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
 // forced_pass_rows: 0, or the rows per pass the columns path must fold (2 or 4; tests and the
-// benchmark's forced rows: Columns::pass_rows_for).
+// benchmark's forced rows: Columns::passes_for).
 template <class Target, class T>
 void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanMode mode,
          const simd::StoreRequest& store_request = {}, std::size_t forced_pass_rows = 0) {
@@ -49,7 +49,7 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     if (C::takes(all)) {
       const StoreStrategy stores = simd::choose_stores<Target>(store_request, C::store_needs(plan, output_bytes));
       C::run_columns(plan, input.data(), output.data(), mode, stores,
-                     C::pass_rows_for(store_request.call_bytes, output_bytes, forced_pass_rows));
+                     C::passes_for(store_request.call_bytes, output_bytes, forced_pass_rows));
       simd::finish_stores<Target>(stores);
       return;
     }

@@ -20,15 +20,22 @@
 // No transpose, no copy of the input, no allocation. Semantics: hardmax_core.hpp.
 #pragma once
 
+#include <refops/kernels/cache_info.hpp>
 #include <refops/kernels/hardmax_core.hpp>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
+
+// forced_columns_prefetch (1: never, 2: always; 0: the rule) forces Columns::prefetches_for for
+// the benchmark's rows and the tests (detail::force_hardmax_columns_prefetch sets every
+// instruction set's copy).
+inline std::atomic<std::size_t> forced_columns_prefetch{0};
 
 template <class Target, class T>
 struct Columns : Lanes<Target, T> {
@@ -63,6 +70,26 @@ struct Columns : Lanes<Target, T> {
   static std::size_t pass_rows_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced) {
     if (forced == 2 || forced == 4) return forced;
     return simd::exceeds_cache(std::max(call_bytes, own_bytes)) && !simd::intel_cpu() ? 2 : 4;
+  }
+  // Whether each pass asks for the rows one pass ahead (reduce_rows), on the whole call's input
+  // as pass_rows_for. Not when the call's input and output fit in one core's L2 together
+  // (store_choice.hpp's test for a kernel that reads and writes): the input is then in L2 from
+  // the call or the producer before, and the prefetches only take load slots. On the Intel
+  // Xeon guest (family 6 model 167, 2 MiB L2), axis 0 at 1 MiB without / with them (us a
+  // call): FLOAT32 passes of 4 50.2-50.5 / 51.8-53.1, FLOAT16 passes of 2 53.1-53.9 /
+  // 55.2-56.0. At 2 MiB and from memory a tie on that host; the prefetches stay there, where
+  // perf once showed the loads stalled without them (docs/decisions.md, "Columns").
+  static bool prefetches_for(std::size_t call_bytes, std::size_t own_bytes) {
+    const bool input_in_l2 = 2 * std::max(call_bytes, own_bytes) <= simd::cache_topology().l2_bytes;
+    return simd::rule_unless_forced(!input_in_l2, forced_columns_prefetch);
+  }
+  // How a call reads its passes: both rules above, taken once per call (or part of a split call).
+  struct Passes {
+    std::size_t rows;  // 2 or 4
+    bool prefetch;
+  };
+  static Passes passes_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced_rows) {
+    return {pass_rows_for(call_bytes, own_bytes, forced_rows), prefetches_for(call_bytes, own_bytes)};
   }
   // From this row on, a vector of lanes wins a pass with a probability of about 1/8 or less
   // (random rows), and a pass skips the state's loads and stores when none wins (fold).
@@ -136,7 +163,7 @@ struct Columns : Lanes<Target, T> {
   static std::size_t width_of(const Plan& plan) { return plan.kept.sizes[plan.kept.rank - 1]; }
 
   static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores,
-                          std::size_t pass_rows) {
+                          Passes passes) {
     U* out = reinterpret_cast<U*>(out_elements);
     const K nan = nan_key<T>(mode);
     const bool contiguous = contiguous_rows(plan, width_of(plan));
@@ -150,11 +177,11 @@ struct Columns : Lanes<Target, T> {
     const bool zeros_while_reading = fills_while_reading(plan, stores, contiguous);
     for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::size_t n, std::size_t) {
       if (!zeros_while_reading) {
-        reduce(plan.reduced, in + i, n, mode, pass_rows, nan, key, index, index_high);
+        reduce(plan.reduced, in + i, n, mode, passes, nan, key, index, index_high);
         return write(plan, out + o, n, index, index_high, stores, contiguous);
       }
       auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out + o), static_cast<std::size_t>(plan.group_size) * n, stores);
-      reduce(plan.reduced, in + i, n, mode, pass_rows, nan, key, index, index_high, zeros);
+      reduce(plan.reduced, in + i, n, mode, passes, nan, key, index, index_high, zeros);
       zeros.finish();
       simd::finish_stores<Target>(stores);  // the ones below land in streamed lines
       if (stream_one_lines(plan.group_size, out + o, n, index, index_high)) return;
@@ -244,24 +271,24 @@ struct Columns : Lanes<Target, T> {
   // lines.step() is called after every 64 bytes a pass loads (the output's zeros are then
   // streamed in step with the reads: run_columns).
 
-  // pass_rows: 2 or 4 (pass_rows_for).
+  // passes: passes_for.
   template <class Lines = NoWrites>
-  static void reduce(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, std::size_t pass_rows,
+  static void reduce(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, Passes passes,
                      K nan, K* key, K* index, K* index_high, Lines&& lines = Lines{}) {
-    if (pass_rows == 2) return reduce_with<2>(reduced, g, n, mode, nan, key, index, index_high, lines);
-    return reduce_with<4>(reduced, g, n, mode, nan, key, index, index_high, lines);
+    if (passes.rows == 2) return reduce_with<2>(reduced, g, n, mode, passes.prefetch, nan, key, index, index_high, lines);
+    return reduce_with<4>(reduced, g, n, mode, passes.prefetch, nan, key, index, index_high, lines);
   }
 
   template <std::size_t PassRows, class Lines>
-  static void reduce_with(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, K nan, K* key,
-                          K* index, K* index_high, Lines& lines) {
+  static void reduce_with(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, bool prefetch,
+                          K nan, K* key, K* index, K* index_high, Lines& lines) {
     if constexpr (float_compares) {
       if (mode == NanMode::propagate)
-        return reduce_as<Compare::propagate, PassRows>(reduced, g, n, nan, key, index, index_high, lines);
-      return reduce_as<Compare::ignore, PassRows>(reduced, g, n, nan, key, index, index_high, lines);
+        return reduce_as<Compare::propagate, PassRows>(reduced, g, n, prefetch, nan, key, index, index_high, lines);
+      return reduce_as<Compare::ignore, PassRows>(reduced, g, n, prefetch, nan, key, index, index_high, lines);
     } else {
       (void)mode;
-      return reduce_as<Compare::keys, PassRows>(reduced, g, n, nan, key, index, index_high, lines);
+      return reduce_as<Compare::keys, PassRows>(reduced, g, n, prefetch, nan, key, index, index_high, lines);
     }
   }
 
@@ -271,13 +298,13 @@ struct Columns : Lanes<Target, T> {
   static constexpr std::size_t max_rows_grouped = 16;
 
   template <Compare C, std::size_t PassRows, class Lines>
-  static void reduce_as(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, K* key, K* index,
-                        K* index_high, Lines& lines) {
+  static void reduce_as(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, bool prefetch, K nan, K* key,
+                        K* index, K* index_high, Lines& lines) {
     const std::size_t k = std::min(max_rows_grouped, grouped_row_bytes / (n * sizeof(T)));
     if (k >= 2 && reduced.rank == 1 && reduced.strides[0][0] == static_cast<std::ptrdiff_t>(n) &&
         reduced.sizes[0] >= 4 * PassRows * k)
-      return reduce_grouped<C, PassRows>(reduced, g, n, k, nan, key, index, index_high, lines);
-    reduce_rows<C, PassRows>(reduced, g, n, nan, key, index, index_high, lines);
+      return reduce_grouped<C, PassRows>(reduced, g, n, k, prefetch, nan, key, index, index_high, lines);
+    reduce_rows<C, PassRows>(reduced, g, n, prefetch, nan, key, index, index_high, lines);
   }
 
   // Rows of 2 KiB share their pages two by two, and this host read them at 0.7-0.8 of the
@@ -288,13 +315,13 @@ struct Columns : Lanes<Target, T> {
   // position, which is the first maximum of the whole sequence. The last rows % k rows are
   // folded after the merge.
   template <Compare C, std::size_t PassRows, class Lines>
-  static void reduce_grouped(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, std::size_t k, K nan, K* key,
-                             K* index, K* index_high, Lines& lines) {
+  static void reduce_grouped(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, std::size_t k, bool prefetch,
+                             K nan, K* key, K* index, K* index_high, Lines& lines) {
     const std::uint64_t rows = reduced.sizes[0];
     const auto step = static_cast<std::ptrdiff_t>(k) * reduced.strides[0][0];
     simd::LoopNest<2> groups;
     groups.push(static_cast<std::size_t>(rows / k), {step, static_cast<std::ptrdiff_t>(k) * reduced.strides[1][0]});
-    reduce_rows<C, PassRows>(groups, g, k * n, nan, key, index, index_high, lines);
+    reduce_rows<C, PassRows>(groups, g, k * n, prefetch, nan, key, index, index_high, lines);
     for (std::size_t j = 0; j < n; ++j) {
       std::size_t best = j;
       K best_key = state_key(key[j], nan);
@@ -321,17 +348,18 @@ struct Columns : Lanes<Target, T> {
   }
 
   template <Compare C, std::size_t PassRows, class Lines>
-  static void reduce_rows(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, K nan, K* key, K* index,
-                          K* index_high, Lines& lines) {
+  static void reduce_rows(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, bool prefetch, K nan, K* key,
+                          K* index, K* index_high, Lines& lines) {
     const T* rows[PassRows];
     std::size_t count = 0;
     std::uint64_t first = 0;
     // Each pass reads `PassRows` rows side by side, each often on its own page, where the
     // hardware prefetchers do not follow; the rows one pass ahead (along the innermost
-    // reduced dimension) are asked for while these are read. A prefetch past the tensor is
-    // harmless (it never faults).
-    const std::ptrdiff_t ahead =
-        reduced.rank == 0 ? 0 : static_cast<std::ptrdiff_t>(PassRows) * reduced.strides[0][reduced.rank - 1];
+    // reduced dimension) are asked for while these are read, unless the input is in L2
+    // (prefetches_for). A prefetch past the tensor is harmless (it never faults).
+    const std::ptrdiff_t ahead = !prefetch || reduced.rank == 0
+                                     ? 0
+                                     : static_cast<std::ptrdiff_t>(PassRows) * reduced.strides[0][reduced.rank - 1];
     simd::for_each_offset(reduced, reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
       rows[count++] = g + e[0];
       if (count == PassRows) {

@@ -27,7 +27,7 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 // Every group's partial winner over the block `input` whose first position is
 // `first_position`: key[g] and position[g] (from the group's first element) for group g.
 // call_bytes: the input bytes of the whole call, which with this block's choose the rows per pass
-// (Columns::pass_rows_for; forced_pass_rows as in hardmax.hpp's run).
+// and the prefetches (Columns::passes_for; forced_pass_rows as in hardmax.hpp's run).
 template <class Target, class T>
 void reduce_block(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanMode mode,
                   std::uint64_t first_position, std::int64_t* key, std::uint64_t* position, std::size_t call_bytes,
@@ -40,12 +40,12 @@ void reduce_block(TensorView<const T> input, TensorView<T> output, const Dims& a
   if constexpr (simd::is_vector_arch<Target>) {
     using C = Columns<Target, T>;
     if (C::takes(plan.all)) {
-      const std::size_t pass_rows = C::pass_rows_for(call_bytes, input.element_count() * sizeof(T), forced_pass_rows);
+      const auto passes = C::passes_for(call_bytes, input.element_count() * sizeof(T), forced_pass_rows);
       alignas(64) K tile_key[C::tile];
       alignas(64) K index[C::tile];
       alignas(64) K index_high[C::split_positions ? C::tile : 1];
       C::for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t, std::size_t n, std::size_t g) {
-        C::reduce(plan.reduced, in + i, n, mode, pass_rows, nan, tile_key, index, index_high);
+        C::reduce(plan.reduced, in + i, n, mode, passes, nan, tile_key, index, index_high);
         for (std::size_t j = 0; j < n; ++j) {
           key[g + j] = C::state_key(tile_key[j], nan);
           position[g + j] = first_position + C::position_of(index, index_high, j);
