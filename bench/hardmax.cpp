@@ -102,6 +102,7 @@ REFOPS_BENCH_CASE(hardmax_case("f32_256x1024_axis_0_1MiB", DataType::float32, {2
 // FLOAT16 has twice the groups per byte, and so twice the winners to find per byte
 // (Columns::resolve_passes).
 REFOPS_BENCH_CASE(hardmax_case("f16_512x1024_axis_0_1MiB", DataType::float16, {512, 1024}, {0}));
+REFOPS_BENCH_CASE(hardmax_case("f16_1024x1024_axis_0_2MiB", DataType::float16, {1024, 1024}, {0}));
 REFOPS_BENCH_CASE(hardmax_case("f32_16x64x256_axes_0_2_1MiB", DataType::float32, {16, 64, 256}, {0, 2}));
 REFOPS_BENCH_CASE(hardmax_case("f32_16384x16_rows_of_16_1MiB", DataType::float32, {16384, 16}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_4194304x16_rows_of_16", DataType::float32, {4194304, 16}, {1}));

@@ -100,11 +100,11 @@ inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
 
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
 // and chosen per call) and compares the whole output buffer with the oracle's. A kept last
-// axis (the columns path) runs again with passes of 2 rows, which the rule keeps for inputs
-// larger than the last-level cache (these take 4), and again with the next pass prefetched,
-// which the rule leaves out for inputs that fit in L2 (these do); rows that take the
-// whole-line loop run with its prefetch forced each way, and FLOAT32 medium and long rows and
-// rows of 2 to 16 on each of their two loops (the rules take one by the CPU's vendor).
+// axis (the columns path) runs again with passes of 2 rows and of 4 (the rule takes one by
+// the type, the vector width, the vendor and the size), and again with the next pass
+// prefetched, which the rule leaves out for inputs that fit in L2 (these do); rows that take
+// the whole-line loop run with its prefetch forced each way, and FLOAT32 medium and long rows
+// and rows of 2 to 16 on each of their two loops (the rules take one by the CPU's vendor).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
@@ -118,6 +118,7 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
   std::vector<Choice> choices{{detail::force_hardmax_pass_rows, 0, "every choice by its rule"}};
   if (columns) {
     choices.push_back({detail::force_hardmax_pass_rows, 2, "rows per pass 2"});
+    choices.push_back({detail::force_hardmax_pass_rows, 4, "rows per pass 4"});
     choices.push_back({detail::force_hardmax_columns_prefetch, 2, "columns prefetch the next pass"});
   }
   if (takes_whole_line_rows(desc)) {

@@ -64,13 +64,20 @@ struct Columns : Lanes<Target, T> {
   // and the benchmark's forced rows. Except on Intel CPUs, whose prefetchers keep 4 streams
   // fed: on the Intel Xeon guest (family 6 model 207), from memory, 4 rows beat 2 on every
   // columns case in two full runs (axis 0 1.06-1.07 against 1.00-1.03 of memcpy, 16384 x 4096
-  // 1.03 against 1.00-1.02, FLOAT16 1.04-1.05 against 1.00-1.01).
+  // 1.03 against 1.00-1.02, FLOAT16 1.04-1.05 against 1.00-1.01). And except FLOAT16 on
+  // AVX-512 in the cache, where finding the row within the winning pass costs more than the
+  // fold saves (resolve_passes reads each group's other rows of its pass by gathers, a line a
+  // lane): on the Intel Xeon guest (model 167) axis 0 of 512 x 1024 took 54-55 us a call with
+  // 2, 57 with 4; 1024 x 1024 122-124 against 127-133.
   // Passes of 16 rows helped 2 KiB FLOAT16 rows until those were grouped (reduce_grouped), and
   // cost rows of 4 KiB and more 40% (16 streams side by side).
   static std::size_t pass_rows_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced) {
     if (forced == 2 || forced == 4) return forced;
-    return simd::exceeds_cache(std::max(call_bytes, own_bytes)) && !simd::intel_cpu() ? 2 : 4;
+    if (!simd::exceeds_cache(std::max(call_bytes, own_bytes))) return float16_on_avx512 ? 2 : 4;
+    return simd::intel_cpu() ? 4 : 2;
   }
+  static constexpr bool float16_on_avx512 =
+      std::is_same_v<T, float16> && std::is_base_of_v<xsimd::avx512f, Target>;
   // Whether each pass asks for the rows one pass ahead (reduce_rows), on the whole call's input
   // as pass_rows_for. Not when the call's input and output fit in one core's L2 together
   // (store_choice.hpp's test for a kernel that reads and writes): the input is then in L2 from
