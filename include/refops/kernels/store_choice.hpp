@@ -107,11 +107,10 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   a background of any one value the kernel's rep path fills, except for kernels whose plain
 //   path patches in L1 (ONE_HOT rows) where rep_beats_patches_in_l1 says not; else plain (the
 //   output can stay in the cache for whoever reads it next). Except: a kernel that fills
-//   while it reads streams when its input and output together are as large as L2 or larger
-//   (so large, they do not stay in it from one call to the next: the stack and the code share
-//   it, and a reduction reads its whole input before it writes; HARDMAX axes {0,2} at 1 MiB
-//   on the Intel Xeon guest's 2 MiB L2, in alternation: auto 0.59-0.60 of memcpy through the
-//   cache, 0.65 streamed, axis 0 0.60-0.62 either way) and the host's
+//   while it reads streams when its input and output together exceed L2 (they cannot stay
+//   in it from one call to the next; at exactly L2, HARDMAX axis 0 at 1 MiB on the Intel
+//   Xeon guest's 2 MiB L2 ran at 0.65-0.69 of memcpy with rep, 0.51-0.59 streamed, and axes
+//   {0,2} tied: docs/decisions.md) and the host's
 //   measured streaming stores keep up with memset (streaming_keeps_up: 0.8 of it or more;
 //   HARDMAX axes {0,2} at 2 MiB, of memcpy, streamed against through the cache: the Zen 1
 //   guest 0.57-0.63 / 0.41-0.45, the Intel Xeon guest 0.84-0.89 / 0.58-0.64, the Zen 4 guest
@@ -148,7 +147,7 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
     // pay for.
     if constexpr (has_streaming_stores<Target>) {
       const std::size_t in_and_out = 2 * bytes, l2 = cache_topology().l2_bytes;
-      const bool fills_from_l2 = needs.fills_while_reading && in_and_out >= l2;
+      const bool fills_from_l2 = needs.fills_while_reading && in_and_out > l2;
       const bool writes_lines_past_l2 = needs.writes_lines_while_reading && in_and_out > l2;
       if (fills_from_l2 || writes_lines_past_l2) {
         const StoreRates& rates = store_rates<Target>();
