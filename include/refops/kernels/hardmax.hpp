@@ -48,8 +48,9 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     }
     if (C::takes(all)) {
       const StoreStrategy stores = simd::choose_stores<Target>(store_request, C::store_needs(plan, output_bytes));
+      const bool zeros_stream = C::fills_while_reading(plan, stores, C::contiguous_rows(plan, C::width_of(plan)));
       C::run_columns(plan, input.data(), output.data(), mode, stores,
-                     C::passes_for(store_request.call_bytes, output_bytes, forced_pass_rows));
+                     C::passes_for(store_request.call_bytes, output_bytes, forced_pass_rows, zeros_stream));
       simd::finish_stores<Target>(stores);
       return;
     }

@@ -65,15 +65,16 @@ struct Columns : Lanes<Target, T> {
   // fed: on the Intel Xeon guest (family 6 model 207), from memory, 4 rows beat 2 on every
   // columns case in two full runs (axis 0 1.06-1.07 against 1.00-1.03 of memcpy, 16384 x 4096
   // 1.03 against 1.00-1.02, FLOAT16 1.04-1.05 against 1.00-1.01). And except FLOAT16 on
-  // AVX-512 in the cache, where finding the row within the winning pass costs more than the
-  // fold saves (resolve_passes reads each group's other rows of its pass by gathers, a line a
-  // lane): on the Intel Xeon guest (model 167) axis 0 of 512 x 1024 took 54-55 us a call with
-  // 2, 57 with 4; 1024 x 1024 122-124 against 127-133.
+  // AVX-512 in the cache when its zeros stream while it reads (zeros_stream: fills_while_reading),
+  // where 2 won: on the Intel Xeon guest (model 167) axis 0 of 1024 x 1024 took 122-124 us a
+  // call with 2, 127-133 with 4; written after the reads (rep), 512 x 1024 took 52-55 with 4,
+  // 61-63 with 2 (docs/decisions.md, "Columns").
   // Passes of 16 rows helped 2 KiB FLOAT16 rows until those were grouped (reduce_grouped), and
   // cost rows of 4 KiB and more 40% (16 streams side by side).
-  static std::size_t pass_rows_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced) {
+  static std::size_t pass_rows_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced,
+                                   bool zeros_stream) {
     if (forced == 2 || forced == 4) return forced;
-    if (!simd::exceeds_cache(std::max(call_bytes, own_bytes))) return float16_on_avx512 ? 2 : 4;
+    if (!simd::exceeds_cache(std::max(call_bytes, own_bytes))) return float16_on_avx512 && zeros_stream ? 2 : 4;
     return simd::intel_cpu() ? 4 : 2;
   }
   static constexpr bool float16_on_avx512 =
@@ -95,8 +96,9 @@ struct Columns : Lanes<Target, T> {
     std::size_t rows;  // 2 or 4
     bool prefetch;
   };
-  static Passes passes_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced_rows) {
-    return {pass_rows_for(call_bytes, own_bytes, forced_rows), prefetches_for(call_bytes, own_bytes)};
+  static Passes passes_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced_rows,
+                           bool zeros_stream) {
+    return {pass_rows_for(call_bytes, own_bytes, forced_rows, zeros_stream), prefetches_for(call_bytes, own_bytes)};
   }
   // From this row on, a vector of lanes wins a pass with a probability of about 1/8 or less
   // (random rows), and a pass skips the state's loads and stores when none wins (fold).
