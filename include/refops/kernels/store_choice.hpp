@@ -147,11 +147,11 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
     // pay for.
     if constexpr (has_streaming_stores<Target>) {
       const std::size_t in_and_out = 2 * bytes, l2 = cache_topology().l2_bytes;
-      const bool fills_from_l2 = needs.fills_while_reading && in_and_out > l2;
+      const bool fills_past_l2 = needs.fills_while_reading && in_and_out > l2;
       const bool writes_lines_past_l2 = needs.writes_lines_while_reading && in_and_out > l2;
-      if (fills_from_l2 || writes_lines_past_l2) {
+      if (fills_past_l2 || writes_lines_past_l2) {
         const StoreRates& rates = store_rates<Target>();
-        if (fills_from_l2 && streaming_keeps_up(rates)) return StoreStrategy::stream;
+        if (fills_past_l2 && streaming_keeps_up(rates)) return StoreStrategy::stream;
         const bool streams_whole_lines =
             !needs.stream_splits_lines && !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(rates));
         const bool streaming_wins = needs.writes_rows_as_read ? streaming_keeps_up(rates) : streaming_far_ahead(rates);
