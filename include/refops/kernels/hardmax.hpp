@@ -31,6 +31,7 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     const simd::LoopNest<2>& all = plan.all;
     const std::size_t last = all.rank - 1;
     const std::size_t output_bytes = output.element_count() * sizeof(T);
+    const std::size_t call_bytes = std::max(store_request.call_bytes, output_bytes);  // a split call's whole
     if (all.rank > 0 && all.role[last] == reduced_role && all.strides[0][last] == 1) {
       const auto run_rows_with = [&]<class Path>(std::type_identity<Path>) {
         const StoreStrategy stores =
@@ -38,7 +39,6 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
         Path::run_rows(plan, input.data(), output.data(), mode, stores);
         simd::finish_stores<Target>(stores);
       };
-      const std::size_t call_bytes = std::max(store_request.call_bytes, output_bytes);  // a split call's whole
       if (RowsInAVector<Target, T>::takes(plan, call_bytes)) return run_rows_with(std::type_identity<RowsInAVector<Target, T>>{});
       if (FullWidthRows<Target, T>::takes(plan)) return run_rows_with(std::type_identity<FullWidthRows<Target, T>>{});
       using Short = Rows<short_rows_target<Target>, T>;
@@ -48,9 +48,7 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
     }
     if (C::takes(all)) {
       const StoreStrategy stores = simd::choose_stores<Target>(store_request, C::store_needs(plan, output_bytes));
-      const bool zeros_stream = C::fills_while_reading(plan, stores, C::contiguous_rows(plan, C::width_of(plan)));
-      C::run_columns(plan, input.data(), output.data(), mode, stores,
-                     C::passes_for(store_request.call_bytes, output_bytes, forced_pass_rows, zeros_stream));
+      C::run_columns(plan, input.data(), output.data(), mode, stores, call_bytes, forced_pass_rows);
       simd::finish_stores<Target>(stores);
       return;
     }

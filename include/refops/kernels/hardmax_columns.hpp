@@ -59,8 +59,8 @@ struct Columns : Lanes<Target, T> {
   // stream of its own, often on its own page, and 2 side by side are read faster (axis 0 of a
   // 256 MiB FLOAT32 matrix 0.75-0.85 -> 0.91-0.99 of the streamed copy, FLOAT16 0.76-0.83 ->
   // 0.88-0.97). So 2 when the input cannot stay in the last-level cache, the streaming
-  // threshold, on the whole call's input (call_bytes; 0: this call's own input is the whole
-  // call), so the parts of a split call agree; `forced` (2 or 4) overrides the rule for tests
+  // threshold, on the whole call's input (call_bytes, for a part of a split call the whole
+  // call's), so the parts of a split call agree; `forced` (2 or 4) overrides the rule for tests
   // and the benchmark's forced rows. Except on Intel CPUs, whose prefetchers keep 4 streams
   // fed: on the Intel Xeon guest (family 6 model 207), from memory, 4 rows beat 2 on every
   // columns case in two full runs (axis 0 1.06-1.07 against 1.00-1.03 of memcpy, 16384 x 4096
@@ -71,10 +71,9 @@ struct Columns : Lanes<Target, T> {
   // 61-63 with 2 (docs/decisions.md, "Columns").
   // Passes of 16 rows helped 2 KiB FLOAT16 rows until those were grouped (reduce_grouped), and
   // cost rows of 4 KiB and more 40% (16 streams side by side).
-  static std::size_t pass_rows_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced,
-                                   bool zeros_stream) {
+  static std::size_t pass_rows_for(std::size_t call_bytes, std::size_t forced, bool zeros_stream) {
     if (forced == 2 || forced == 4) return forced;
-    if (!simd::exceeds_cache(std::max(call_bytes, own_bytes))) return float16_on_avx512 && zeros_stream ? 2 : 4;
+    if (!simd::exceeds_cache(call_bytes)) return float16_on_avx512 && zeros_stream ? 2 : 4;
     return simd::intel_cpu() ? 4 : 2;
   }
   static constexpr bool float16_on_avx512 =
@@ -87,8 +86,8 @@ struct Columns : Lanes<Target, T> {
   // call): FLOAT32 passes of 4 50.2-50.5 / 51.8-53.1, FLOAT16 passes of 2 53.1-53.9 /
   // 55.2-56.0. At 2 MiB and from memory a tie on that host; the prefetches stay there, where
   // perf once showed the loads stalled without them (docs/decisions.md, "Columns").
-  static bool prefetches_for(std::size_t call_bytes, std::size_t own_bytes) {
-    const bool input_in_l2 = 2 * std::max(call_bytes, own_bytes) <= simd::cache_topology().l2_bytes;
+  static bool prefetches_for(std::size_t call_bytes) {
+    const bool input_in_l2 = 2 * call_bytes <= simd::cache_topology().l2_bytes;
     return simd::rule_unless_forced(!input_in_l2, forced_columns_prefetch);
   }
   // How a call reads its passes: both rules above, taken once per call (or part of a split call).
@@ -96,9 +95,8 @@ struct Columns : Lanes<Target, T> {
     std::size_t rows;  // 2 or 4
     bool prefetch;
   };
-  static Passes passes_for(std::size_t call_bytes, std::size_t own_bytes, std::size_t forced_rows,
-                           bool zeros_stream) {
-    return {pass_rows_for(call_bytes, own_bytes, forced_rows, zeros_stream), prefetches_for(call_bytes, own_bytes)};
+  static Passes passes_for(std::size_t call_bytes, std::size_t forced_rows, bool zeros_stream) {
+    return {pass_rows_for(call_bytes, forced_rows, zeros_stream), prefetches_for(call_bytes)};
   }
   // From this row on, a vector of lanes wins a pass with a probability of about 1/8 or less
   // (random rows), and a pass skips the state's loads and stores when none wins (fold).
@@ -171,8 +169,9 @@ struct Columns : Lanes<Target, T> {
 
   static std::size_t width_of(const Plan& plan) { return plan.kept.sizes[plan.kept.rank - 1]; }
 
+  // call_bytes: the whole call's input bytes, and forced_pass_rows (0, 2 or 4), for passes_for.
   static void run_columns(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores,
-                          Passes passes) {
+                          std::size_t call_bytes, std::size_t forced_pass_rows) {
     U* out = reinterpret_cast<U*>(out_elements);
     const K nan = nan_key<T>(mode);
     const bool contiguous = contiguous_rows(plan, width_of(plan));
@@ -184,6 +183,7 @@ struct Columns : Lanes<Target, T> {
     // after, the call cannot beat a read-only pass plus a fill (on the Zen 3 host one thread
     // reads at 12-13 GB/s alone and memcpy moves 10.5 each way: 0.82 of memcpy at best).
     const bool zeros_while_reading = fills_while_reading(plan, stores, contiguous);
+    const Passes passes = passes_for(call_bytes, forced_pass_rows, zeros_while_reading);
     for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::size_t n, std::size_t) {
       if (!zeros_while_reading) {
         reduce(plan.reduced, in + i, n, mode, passes, nan, key, index, index_high);

@@ -41,7 +41,8 @@ void reduce_block(TensorView<const T> input, TensorView<T> output, const Dims& a
     using C = Columns<Target, T>;
     if (C::takes(plan.all)) {
       // Nothing is written while these blocks are read.
-      const auto passes = C::passes_for(call_bytes, input.element_count() * sizeof(T), forced_pass_rows, false);
+      const auto passes =
+          C::passes_for(std::max(call_bytes, input.element_count() * sizeof(T)), forced_pass_rows, false);
       alignas(64) K tile_key[C::tile];
       alignas(64) K index[C::tile];
       alignas(64) K index_high[C::split_positions ? C::tile : 1];
