@@ -229,6 +229,11 @@ inline const CacheTopology& cache_topology() {
 
 inline std::size_t last_level_cache_bytes() { return cache_topology().llc_bytes; }
 
+// Whether a kernel that reads as many bytes as it writes (HARDMAX), `bytes` each, keeps its
+// input and output in one core's L2 together (store_choice.hpp, choose_stores; the columns'
+// prefetches, hardmax_columns.hpp).
+inline bool input_and_output_fit_in_l2(std::size_t bytes) { return 2 * bytes <= cache_topology().l2_bytes; }
+
 namespace cache_detail {
 
 // Outputs below this many bytes are taken to stay in the LLC the hardware reports, without a

@@ -80,15 +80,14 @@ struct Columns : Lanes<Target, T> {
       std::is_same_v<T, float16> && std::is_base_of_v<xsimd::avx512f, Target>;
   // Whether each pass asks for the rows one pass ahead (reduce_rows), on the whole call's input
   // as pass_rows_for. Not when the call's input and output fit in one core's L2 together
-  // (store_choice.hpp's test for a kernel that reads and writes): the input is then in L2 from
-  // the call or the producer before, and the prefetches only take load slots. On the Intel
+  // (simd::input_and_output_fit_in_l2, as the store choice tests): the input is then in L2
+  // from the call or the producer before, and the prefetches only take load slots. On the Intel
   // Xeon guest (family 6 model 167, 2 MiB L2), axis 0 at 1 MiB without / with them (us a
   // call): FLOAT32 passes of 4 50.2-50.5 / 51.8-53.1, FLOAT16 passes of 2 53.1-53.9 /
   // 55.2-56.0. At 2 MiB and from memory a tie on that host; the prefetches stay there, where
   // perf once showed the loads stalled without them (docs/decisions.md, "Columns").
   static bool prefetches_for(std::size_t call_bytes) {
-    const bool input_in_l2 = 2 * call_bytes <= simd::cache_topology().l2_bytes;
-    return simd::rule_unless_forced(!input_in_l2, forced_columns_prefetch);
+    return simd::rule_unless_forced(!simd::input_and_output_fit_in_l2(call_bytes), forced_columns_prefetch);
   }
   // How a call reads its passes: both rules above, taken once per call (or part of a split call).
   struct Passes {

@@ -146,9 +146,9 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
     // is tested first: the rates are measured on their first use, which a small call must not
     // pay for.
     if constexpr (has_streaming_stores<Target>) {
-      const std::size_t in_and_out = 2 * bytes, l2 = cache_topology().l2_bytes;
-      const bool fills_past_l2 = needs.fills_while_reading && in_and_out > l2;
-      const bool writes_lines_past_l2 = needs.writes_lines_while_reading && in_and_out > l2;
+      const bool past_l2 = !input_and_output_fit_in_l2(bytes);
+      const bool fills_past_l2 = needs.fills_while_reading && past_l2;
+      const bool writes_lines_past_l2 = needs.writes_lines_while_reading && past_l2;
       if (fills_past_l2 || writes_lines_past_l2) {
         const StoreRates& rates = store_rates<Target>();
         if (fills_past_l2 && streaming_keeps_up(rates)) return StoreStrategy::stream;
