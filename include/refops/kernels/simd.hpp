@@ -973,8 +973,8 @@ inline constexpr bool native_gather_32 = avx2_or_avx512<Target>;
 // to read two neighbouring 16-bit elements at once. By the intrinsics: xsimd 8.1's
 // batch::gather never reaches its AVX2 or AVX-512 kernels (their enable_if does not match) and
 // inserts lane by lane, which cost HARDMAX's gathered pass resolution (hardmax_columns.hpp)
-// most of its gain on AVX-512. AVX-512 takes the masked form with every lane set: the plain one draws GCC 12's
-// -Wmaybe-uninitialized inside its header.
+// most of its gain on AVX-512. AVX-512 takes the masked form with every lane set: the plain
+// one draws GCC 12's -Wmaybe-uninitialized inside its header.
 template <class Target, int Scale = sizeof(std::int32_t)>
 xsimd::batch<std::int32_t, Target> gather_32([[maybe_unused]] const void* p,
                                              [[maybe_unused]] const xsimd::batch<std::int32_t, Target>& offset) {
