@@ -375,15 +375,18 @@ void add_cache_context() {
   // here before any timing; each case's first, untimed call measures its own size
   // (prepared_for).
   const std::string arch(name_of(available_archs().front()));  // the Arch execute() picks
-  char rates[300];
-  std::snprintf(rates, sizeof rates, "%s: memset %.1f GB/s, streaming stores %.1f GB/s, one patch %.0f ns (on %s)",
-                arch.c_str(), r.rep_bytes_per_ns, r.stream_bytes_per_ns, r.patch_ns, mib(r.buffer_bytes).c_str());
+  char rates[400];
+  std::snprintf(rates, sizeof rates,
+                "%s: memset %.1f GB/s, streaming stores %.1f GB/s (%.2f times), one patch %.0f ns (on %s, %d round%s)",
+                arch.c_str(), r.rep_bytes_per_ns, r.stream_bytes_per_ns,
+                r.rep_bytes_per_ns > 0 ? r.stream_bytes_per_ns / r.rep_bytes_per_ns : 0.0, r.patch_ns,
+                mib(r.buffer_bytes).c_str(), r.fill_rounds, r.fill_rounds == 1 ? "" : "s");
   if (r.piece_copy_bytes_per_ns > 0) {
     // What HARDMAX's rows off the vector grid (the _out+16B cases) stream or not by.
     const std::size_t used = std::strlen(rates);
     std::snprintf(rates + used, sizeof rates - used,
-                  "; a copy at +16 bytes %.1f GB/s streamed in 16-byte pieces, %.1f plain (%s)", r.piece_copy_bytes_per_ns,
-                  r.plain_copy_bytes_per_ns,
+                  "; a copy at +16 bytes %.1f GB/s streamed in 16-byte pieces, %.1f plain, %d round%s (%s)",
+                  r.piece_copy_bytes_per_ns, r.plain_copy_bytes_per_ns, r.copy_rounds, r.copy_rounds == 1 ? "" : "s",
                   simd::pieces_lose_while_reading({.piece_copy_bytes_per_ns = r.piece_copy_bytes_per_ns,
                                                    .plain_copy_bytes_per_ns = r.plain_copy_bytes_per_ns})
                       ? "so such rows store plainly"

@@ -218,9 +218,15 @@ TEST_CASE("every Arch with streaming stores measured its store rates once, plaus
         CHECK(rate > 0.1);
         CHECK(rate < 1000);
       }
+      CHECK(first.copy_rounds >= 1);
+      CHECK(first.copy_rounds <= simd::calibration_detail::max_calibration_rounds);
     } else {
       CHECK(first.piece_copy_bytes_per_ns == 0);
+      CHECK(first.copy_rounds == 0);
     }
+    // One round, more only while a ratio is near a rule's bar, at most the cap.
+    CHECK(first.fill_rounds >= 1);
+    CHECK(first.fill_rounds <= simd::calibration_detail::max_calibration_rounds);
   }
 }
 
@@ -259,6 +265,39 @@ TEST_CASE("reductions that fill while they read stream in cache where streaming 
   CHECK_FALSE(simd::streaming_keeps_up(simd::StoreRates{20, 15.9, 15, 64u << 20}));
   CHECK_FALSE(simd::streaming_keeps_up(simd::StoreRates{31, 19, 15, 64u << 20}));  // issue 10's host
   CHECK_FALSE(simd::streaming_keeps_up(simd::StoreRates{}));                       // nothing measured
+}
+
+TEST_CASE("the calibration measures again only where a ratio is near a rule's bar", "[arch]") {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  // Streaming stores over memset: near 1.5 (streaming_far_ahead) from 1.25 to 1.8 exclusive,
+  // near 0.8 (streaming_keeps_up) from 0.67 to 0.96.
+  CHECK(simd::fills_near_a_bar(simd::StoreRates{11.2, 16.3, 17, 64 * mib}));  // 1.46: model 207, one process
+  CHECK(simd::fills_near_a_bar(simd::StoreRates{10, 17.9, 20, 64 * mib}));
+  CHECK_FALSE(simd::fills_near_a_bar(simd::StoreRates{9.4, 18.1, 23, 64 * mib}));  // 1.93: another
+  CHECK_FALSE(simd::fills_near_a_bar(simd::StoreRates{10, 12.4, 20, 64 * mib}));  // between the bands
+  CHECK(simd::fills_near_a_bar(simd::StoreRates{31, 24, 15, 64 * mib}));           // 0.77
+  CHECK_FALSE(simd::fills_near_a_bar(simd::StoreRates{31, 19, 15, 64 * mib}));     // 0.61: issue 10's host
+  CHECK_FALSE(simd::fills_near_a_bar(simd::StoreRates{}));                          // nothing measured
+  // The plain copy over the copy in pieces: near 1.25 from 1.04 to 1.5.
+  CHECK(simd::copies_near_the_bar(simd::StoreRates{10, 20, 20, 64 * mib, 10, 12}));
+  CHECK_FALSE(simd::copies_near_the_bar(simd::StoreRates{9.4, 18.1, 23, 64 * mib, 11.5, 11.9}));  // 1.03
+  CHECK_FALSE(simd::copies_near_the_bar(simd::StoreRates{6.5, 14.6, 59, 16 * mib, 4.2, 12.6}));   // 3.0
+  CHECK_FALSE(simd::copies_near_the_bar(simd::StoreRates{10, 20, 20, 64 * mib}));                 // not measured
+}
+
+TEST_CASE("the calibration's rounds keep each rate's fastest pass", "[arch]") {
+  simd::StoreRates best{9.0, 16.0, 20, 64u << 20, 11.5, 14.0};
+  simd::keep_fastest(best, simd::StoreRates{10.0, 15.0, 25, 64u << 20, 16.0, 13.0});
+  CHECK(best.rep_bytes_per_ns == 10.0);
+  CHECK(best.stream_bytes_per_ns == 16.0);
+  CHECK(best.patch_ns == 20);  // the cheapest patch
+  CHECK(best.piece_copy_bytes_per_ns == 16.0);
+  CHECK(best.plain_copy_bytes_per_ns == 14.0);
+  CHECK(best.buffer_bytes == (64u << 20));
+  // A round that measured no copies (or no patch) leaves those rates as they were.
+  simd::keep_fastest(best, simd::StoreRates{8.0, 15.0, 0, 64u << 20});
+  CHECK(best.patch_ns == 20);
+  CHECK(best.piece_copy_bytes_per_ns == 16.0);
 }
 
 TEST_CASE("lagged or leading stores keep half a page from the loads in page offset", "[arch]") {

@@ -23,7 +23,7 @@ StoreRatesProbe store_rates() {
   const simd::StoreRates& r = simd::store_rates<SimdTarget>();
   const simd::StreamingThreshold& t = simd::streaming_threshold();
   return {r.rep_bytes_per_ns, r.stream_bytes_per_ns, r.patch_ns, r.buffer_bytes, r.piece_copy_bytes_per_ns,
-          r.plain_copy_bytes_per_ns, t.bytes, t.source};
+          r.plain_copy_bytes_per_ns, r.fill_rounds, r.copy_rounds, t.bytes, t.source};
 }
 
 }  // namespace refops::detail::REFOPS_ISA

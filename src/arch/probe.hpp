@@ -19,6 +19,7 @@ struct StoreRatesProbe {
   double rep_bytes_per_ns, stream_bytes_per_ns, patch_ns;
   std::size_t buffer_bytes;  // 0: not measured (no streaming stores)
   double piece_copy_bytes_per_ns, plain_copy_bytes_per_ns;  // 0: not measured (16-byte vectors)
+  int fill_rounds, copy_rounds;  // rounds of passes each took (more near a rule's bar)
   // The output size from which this Arch's kernels take outputs to exceed the cache
   // (simd::streaming_threshold, measured on the first call where the LLC is large).
   std::size_t streaming_threshold_bytes;
