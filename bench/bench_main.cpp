@@ -354,10 +354,10 @@ void add_cache_context() {
           " per call, the streaming threshold, " +
           (simd::rep_beats_patches_in_l1() ? "ONE_HOT rows too (an Intel CPU)" : "plain for ONE_HOT rows (not an Intel CPU)") +
           "; above it, for a zero background, rep or stream by the measured rates); else plain below the "
-          "threshold, stream above; in the cache too, HARDMAX's reductions stream when input and output reach " +
-          mib(simd::cache_topology().l2_bytes) +
-          " (L2) and streaming stores reach 0.8 of memset; when they exceed it, its rows of whole vectors "
-          "stream there too, its long rows and packed rows where streaming stores beat memset 1.5 times" +
+          "threshold, stream above; in the cache too, when input and output together exceed " +
+          mib(simd::cache_topology().l2_bytes) + " (L2), HARDMAX's reductions and rows of whole vectors stream " +
+          format("where streaming stores reach %.2g of memset", simd::keeps_up_bar) +
+          format(", its long rows and packed rows where they beat it %.2g times", simd::far_ahead_bar) +
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
                                                  std::string(name_of(*simd::stores_from_environment()))
                                            : std::string()));
