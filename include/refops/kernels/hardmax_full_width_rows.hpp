@@ -20,10 +20,13 @@
 // one process, rows of 100 ran at 0.68-0.70 -> 0.90-0.94 of the streamed copy in cache
 // (2 MiB) and 0.62-0.63 -> 0.81-0.83 of memcpy out of it (256 MiB); long rows, the
 // benchmark's rows_loop=1 against =2, rows of 1024 at +16 bytes 0.79 -> 0.88 of memcpy, of 1000
-// 0.79 -> 0.90, in cache 0.85 -> 0.93 (rows of 300, 256 MiB, in a driver: 0.58 -> 0.86). This
-// loop at AVX2's width lost to the old one in cache there (0.47 against 0.55), and the AMD
-// hosts, where the old loops were tuned, could not be measured: they keep them
-// (docs/decisions.md, HARDMAX, medium rows; long rows).
+// 0.79 -> 0.90, in cache 0.85 -> 0.93 (rows of 300, 256 MiB, in a driver: 0.58 -> 0.86). On
+// AMD Zen 4 (family 25 model 17, 2026-12-02), where the old loops were tuned, this one wins
+// too: rows of 100 1.45x (in cache 1.19x), of 250 1.09x (1.22x), of 300 1.52x (1.46x), long
+// rows a tie from memory and 1.01-1.19x in cache (rows of 1024). So every AVX-512 host takes
+// it (full_width_loop). This loop at AVX2's width lost to the old one in cache on the Intel
+// guest (0.47 against 0.55): AVX2 keeps the old loops (docs/decisions.md, HARDMAX, medium
+// rows; long rows).
 #pragma once
 
 #include <atomic>
@@ -34,12 +37,12 @@
 
 namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 
-// Whether AVX-512's FLOAT32 rows take FullWidthRows (on Intel CPUs, by the measurements above)
-// or Rows' loops. forced_rows_loop (1: Rows' loops, 2: FullWidthRows; 0: the rule) forces it for
-// the benchmark's rows and the tests (detail::force_hardmax_rows_loop sets every instruction
-// set's copy).
+// Whether AVX-512's FLOAT32 rows take FullWidthRows (on every host, by the measurements above)
+// or Rows' loops. forced_rows_loop (1: Rows' loops, 2: FullWidthRows and RowsInAVector; 0: the
+// rules) forces it for the benchmark's rows and the tests (detail::force_hardmax_rows_loop sets
+// every instruction set's copy).
 inline std::atomic<std::size_t> forced_rows_loop{0};
-inline bool full_width_loop() { return simd::intel_unless_forced(forced_rows_loop); }
+inline bool full_width_loop() { return simd::rule_unless_forced(true, forced_rows_loop); }
 
 // True for rows of `row` elements of `element_bytes` that FullWidthRows takes where the rule lets
 // it (long ones on a dense output): FLOAT32, longer than the short-row loops' eight AVX2

@@ -22,9 +22,8 @@
 // same masks with each block of 16 rows loaded whole before any was stored ran at 0.71-0.80
 // (rows of 16): a load and a store a vector keeps the bus busy both ways. Rows that do not
 // divide a vector (10, 12) took a transposition of 16 rows and lost to Rows' loops (0.55-0.68
-// against 0.69-0.73): they stay there. Which loops run is the host's call, by the rule and the
-// forced choice of FullWidthRows (full_width_loop; rows_loop in the benchmark), but for rows
-// under 16 bytes and FLOAT32 rows of 16 within the cache (host_takes).
+// against 0.69-0.73): they stay there. Which loops run is the host's call (host_takes, forced
+// with FullWidthRows' choice: rows_loop in the benchmark).
 #pragma once
 
 #include <refops/kernels/hardmax_full_width_rows.hpp>
@@ -71,20 +70,27 @@ struct RowsInAVector {
            Full::dense(plan.all, 0) && Full::dense_output(plan.all) && host_takes(plan.reduced.sizes[0], call_bytes);
   }
 
-  // Where the host's rule says (full_width_loop), and rows under 16 bytes on every host: Rows'
-  // loops took those a row at a time (FLOAT32 rows of 2 at 0.15 of memcpy, FLOAT16 rows of 4
-  // and 2 at 0.13 and 0.06 on the Intel guest, against 0.80-0.91 here). AVX2's packed_rows now
-  // takes them several a vector (1.01-1.04 on Zen 3), not yet measured against this loop on an
-  // AVX-512 host, so they stay here. But rows of one whole vector (16 FLOAT32) within the cache
-  // stay Rows': there the block loop beat this one in 7 of 9 pairs of forced rows, one a tie,
-  // on the Intel guest (2 MiB, rows of 16 positive and negative, of the streamed copy,
-  // 0.78-0.94 against 0.54-0.94; from memory this one wins, 0.95 against 0.87). The forced
-  // choice forces all three.
+  // Where the host's rule says, measured with both loops forced in turn (of memcpy, one thread;
+  // docs/decisions.md, "AVX-512's packed rows"):
+  // - On Intel CPUs this loop, but for rows of one whole vector (16 FLOAT32) within the cache:
+  //   there Rows' block loop beat it in 7 of 9 pairs of forced rows, one a tie, on the Intel
+  //   guest (2 MiB, rows of 16 positive and negative, of the streamed copy, 0.78-0.94 against
+  //   0.54-0.94; from memory this one wins, 0.95 against 0.87). Rows' loops took rows under 16
+  //   bytes a row at a time then (FLOAT32 rows of 2 at 0.15 of memcpy, FLOAT16 rows of 4 and 2
+  //   at 0.13 and 0.06, against 0.80-0.91 here).
+  // - On AMD Zen 4 (family 25 model 17, 2026-12-02, in a driver, this loop's speed over Rows'):
+  //   rows of 16 bytes and under, FLOAT32 rows of 4 1.36x in cache (2 MiB), a tie from memory
+  //   (256 MiB); FLOAT16 rows of 8 1.70x / 1.31x, of 4 1.34x / 1.06x; but rows of 2 only in
+  //   cache (1.07-1.26x): from memory 0.86-0.99x, where AVX2's packed rows (several rows a
+  //   vector) lead. Rows of 32 and 64 bytes stay Rows': FLOAT32 rows of 8 0.91x and of 16 0.64x
+  //   in cache, ties from memory (the benchmark's rows of 16: 0.89 against 1.03-1.05 of the
+  //   streamed copy).
   static bool host_takes(std::size_t row, std::size_t call_bytes) {
-    const bool by_rule = forced_rows_loop.load(std::memory_order_relaxed) == 0;
-    if (by_rule && row * sizeof(T) < 16) return true;
-    if (by_rule && row * sizeof(T) == 64 && !simd::exceeds_cache(call_bytes)) return false;
-    return full_width_loop();
+    const std::size_t forced = forced_rows_loop.load(std::memory_order_relaxed);
+    if (forced != 0) return forced == 2;
+    const bool in_cache = !simd::exceeds_cache(call_bytes);
+    if (simd::intel_cpu()) return !(row * sizeof(T) == 64 && in_cache);
+    return row * sizeof(T) <= 16 && (row != 2 || in_cache);
   }
 
   static simd::StoreNeeds store_needs(const Plan& plan, std::size_t output_bytes, const T*) {
