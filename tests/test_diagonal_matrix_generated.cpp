@@ -110,6 +110,21 @@ void check_diagonal_matrix1(TestRng& rng) {
   CHECK(output.bytes() == expected.bytes());
 }
 
+// DIAGONAL_MATRIX(offset, value) into `output` on every arch with every store strategy forced,
+// against the oracle; returns the oracle's bytes.
+template <class T>
+Buffer check_diagonal_matrix_everywhere(const TensorDesc& out_desc, std::int32_t offset, float value, Buffer& output) {
+  // DIAGONAL_MATRIX(Offset) is the band [Offset, Offset + 1) without input.
+  Buffer expected = oracle<T>(out_desc, output, std::nullopt, nullptr, value_cast<T>(value), offset,
+                              std::int64_t{offset} + 1);
+  for_each_arch_and_stores([&](const ExecuteOptions& options) {
+    output.fill(sentinel);
+    execute(DiagonalMatrixDesc{out_desc, offset, value}, output.out(), options);
+    CHECK(output.bytes() == expected.bytes());
+  });
+  return expected;
+}
+
 template <class T>
 void check_diagonal_matrix(TestRng& rng) {
   const Dims sizes = random_sizes(rng);
@@ -123,14 +138,7 @@ void check_diagonal_matrix(TestRng& rng) {
   INFO("type " << name_of(data_type_v<T>) << " sizes " << detail::to_text(sizes) << " strides "
                << detail::to_text(out_desc.strides) << " offset " << offset << " value " << value);
   Buffer output = Buffer::for_tensor(out_desc, rng.between(0, 3) * sizeof(T));
-  // DIAGONAL_MATRIX(Offset) is the band [Offset, Offset + 1) without input.
-  const Buffer expected = oracle<T>(out_desc, output, std::nullopt, nullptr, value_cast<T>(value), offset,
-                                    std::int64_t{offset} + 1);
-  for_each_arch_and_stores([&](const ExecuteOptions& options) {
-    output.fill(sentinel);
-    execute(DiagonalMatrixDesc{out_desc, offset, value}, output.out(), options);
-    CHECK(output.bytes() == expected.bytes());
-  });
+  const Buffer expected = check_diagonal_matrix_everywhere<T>(out_desc, offset, value, output);
   output.fill(sentinel);
   kernels::diagonal_matrix<T>(make_view(reinterpret_cast<T*>(output.data()), sizes, effective_strides(out_desc)),
                               offset, value);
@@ -186,5 +194,42 @@ TEST_CASE("DIAGONAL_MATRIX1: every store strategy writes the oracle's bytes", "[
         CHECK(output.bytes() == expected.bytes());
       });
     }
+  }
+}
+
+// One diagonal without an input over a packed output whose rows break cache lines, streamed as
+// one run of rows (diagonal_matrix.hpp, stream_diagonal_run): rows of one line and more, not a
+// whole number of lines or starting off the line grid (bases 0-3 elements and 16 bytes past
+// the buffer's alignment), in batches (the run crosses slices) and alone, for every element
+// size; offsets that give every row its Value (the run) and some that do not (the row loops),
+// on every arch with every strategy forced.
+template <class T>
+void check_streamed_diagonal(TestRng& rng, std::uint32_t width) {
+  const std::uint32_t height = static_cast<std::uint32_t>(rng.between(1, std::min<std::uint32_t>(width, 40)));
+  const Dims sizes = rng.chance(0.5) ? Dims{height, width} : Dims{static_cast<std::uint32_t>(rng.between(2, 3)), height, width};
+  const TensorDesc out_desc{data_type_v<T>, sizes, make_strides(sizes, Layout::packed, rng), 0};
+  const std::int32_t most = static_cast<std::int32_t>(width - height);
+  const std::int32_t offset = rng.chance(0.8) ? static_cast<std::int32_t>(rng.between(0, static_cast<std::size_t>(most)))
+                                              : (rng.chance(0.5) ? -1 : most + 1);
+  const float value = static_cast<float>(rng.between_signed(1, 100)) * (rng.chance(0.5) ? 1.0f : -1.0f);
+  static constexpr std::size_t bases[] = {0, 1, 2, 3};
+  for (std::size_t base : bases) {
+    const std::size_t misalign = base == 3 ? 16 : base * sizeof(T);
+    INFO("type " << name_of(data_type_v<T>) << " sizes " << detail::to_text(sizes) << " offset " << offset
+                 << " value " << value << " base +" << misalign << " bytes");
+    Buffer output = Buffer::for_tensor(out_desc, misalign);
+    check_diagonal_matrix_everywhere<T>(out_desc, offset, value, output);
+  }
+}
+
+TEST_CASE("DIAGONAL_MATRIX: a diagonal streamed as one run of rows writes the oracle's bytes", "[diagonal_matrix]") {
+  REFOPS_TEST_RNG(rng);
+  static constexpr std::uint32_t widths[] = {64, 65, 80, 100, 129, 191, 1030};
+  for (int i = 0; i < 14; ++i) {
+    const std::uint32_t width = widths[i % std::size(widths)];
+    check_streamed_diagonal<float>(rng, width);
+    check_streamed_diagonal<float16>(rng, width);
+    check_streamed_diagonal<std::uint64_t>(rng, width);
+    if (width <= 191) check_streamed_diagonal<std::int8_t>(rng, width);  // INT8 positions fit 8 bits
   }
 }
