@@ -531,11 +531,8 @@ void diagonal_band_bits(const BandProblem<U>& p) {
       band_fill_then_patch<Target>(p, contiguous);
       return;
     }
-    if (stores == StoreStrategy::stream && stream_diagonal_run<Target>(p, contiguous)) {
-      simd::finish_stores<Target>(stores);
-      return;
-    }
-    if (!copy_batch_slices<Target>(p, stores)) diagonal_band_rows<Target>(p, stores);
+    const bool streamed_run = stores == StoreStrategy::stream && stream_diagonal_run<Target>(p, contiguous);
+    if (!streamed_run && !copy_batch_slices<Target>(p, stores)) diagonal_band_rows<Target>(p, stores);
     simd::finish_stores<Target>(stores);
     return;
   }
