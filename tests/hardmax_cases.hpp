@@ -21,6 +21,7 @@
 #include "ops/hardmax_tuning.hpp"
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
+#include "support/forced_choice.hpp"
 #include "support/catch.hpp"
 #include "support/random.hpp"
 #include "validation/tensor_rules.hpp"
@@ -65,20 +66,6 @@ inline Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance
   for_each_coordinate(desc.sizes, [&](const Dims& c) { store(in, desc, c, draw(rng, nan_chance)); });
   return in;
 }
-
-// Forces one of the HARDMAX kernel's host-dependent choices while it lives
-// (ops/hardmax_tuning.hpp: force_hardmax_pass_rows, force_hardmax_columns_prefetch,
-// force_hardmax_line_prefetch, force_hardmax_rows_loop); 0 is the rule.
-class ForcedChoice {
- public:
-  ForcedChoice(void (*force)(std::size_t), std::size_t value) : force_(force) { force_(value); }
-  ~ForcedChoice() { force_(0); }
-  ForcedChoice(const ForcedChoice&) = delete;
-  ForcedChoice& operator=(const ForcedChoice&) = delete;
-
- private:
-  void (*force_)(std::size_t);
-};
 
 // True when desc reduces its last axis only, in rows whose streamed blocks take the whole-line
 // loop when packed (kernels/hardmax_rows.hpp, whole_line_rows), whose prefetch the host decides.
