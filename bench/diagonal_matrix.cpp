@@ -41,7 +41,8 @@ Case identity(std::string name, DataType type, Dims sizes, std::size_t out_offse
 // `out_offset`: bytes past a 64-byte boundary (numpy_offset), so the rows' stores fall 16 bytes past
 // their loads in page offset. Forced rows: the zeroed part's input lines skipped (64: only runs
 // of a line are read) or read (1 MiB: every run), against the kernel's rule
-// (read_through_gap_bytes).
+// (read_through_gap_bytes); the copied runs read in one pass or as 4 parts side by side
+// (copy_read_streams).
 Case trilu(std::string name, Dims sizes, std::size_t out_offset = 0) {
   const TensorDesc desc{DataType::float32, sizes, {}, 0};
   const std::size_t bytes = calc_buffer_tensor_size(desc);
@@ -58,7 +59,8 @@ Case trilu(std::string name, Dims sizes, std::size_t out_offset = 0) {
                              {input->data(), input->size()}};
           },
           true,
-          {KernelChoice{"read_gap_bytes", {64, 1 << 20}, detail::force_diagonal_read_gap_bytes}}};
+          {KernelChoice{"read_gap_bytes", {64, 1 << 20}, detail::force_diagonal_read_gap_bytes},
+           KernelChoice{"read_streams", {1, 4}, detail::force_diagonal_read_streams}}};
 }
 
 REFOPS_BENCH_CASE(identity("diagonal_matrix/f32_8192x8192", DataType::float32, {8192, 8192}));

@@ -12,8 +12,10 @@
 #include "support/archs.hpp"
 #include "support/buffers.hpp"
 #include "support/catch.hpp"
+#include "support/forced_choice.hpp"
 #include "support/layouts.hpp"
 #include "support/random.hpp"
+#include "ops/diagonal_matrix_tuning.hpp"
 #include "validation/tensor_rules.hpp"
 
 using namespace refops;
@@ -230,5 +232,55 @@ TEST_CASE("DIAGONAL_MATRIX: a diagonal streamed as one run of rows writes the or
     check_streamed_diagonal<float16>(rng, width);
     check_streamed_diagonal<std::uint64_t>(rng, width);
     if (width <= 191) check_streamed_diagonal<std::int8_t>(rng, width);  // INT8 positions fit 8 bits
+  }
+}
+
+// Rows with copied runs of 8 to 22 KiB, streamed as parts read side by side
+// (simd::copy_streamed_in_parts: 2 parts of 4 KiB and more, up to 4, each a whole number of
+// 4-vector groups, with a head to the first line and a tail), for every element size, with the
+// read streams forced to 1-4 (1 is the one-pass copy), output bases 0, 1 and 2 elements and 16
+// bytes past the buffer's alignment, input bases 0-3 elements, on every arch with every strategy
+// forced.
+template <class T>
+void check_copy_in_parts(TestRng& rng) {
+  const std::uint32_t width = static_cast<std::uint32_t>((rng.between(8192, 22528)) / sizeof(T));
+  const Dims sizes{static_cast<std::uint32_t>(rng.between(2, 3)), width};
+  const TensorDesc out_desc{data_type_v<T>, sizes, make_strides(sizes, rng.chance(0.5) ? Layout::padded : Layout::packed, rng), 0};
+  const TensorDesc in_desc{data_type_v<T>, sizes, make_strides(sizes, rng.chance(0.5) ? Layout::padded : Layout::packed, rng), 0};
+  // A Trilu (Value right of a diagonal, the input copied left of it: runs of most of a row) or
+  // a narrow band of Value inside the row (the copies either side of it).
+  const auto w = static_cast<std::int32_t>(width);
+  const auto [begin, end] = rng.chance(0.5) ? std::pair<std::int32_t, std::int32_t>{INT32_MIN, static_cast<std::int32_t>(rng.between_signed(-w / 4, w))}
+                                            : std::pair<std::int32_t, std::int32_t>{w / 3, w / 3 + static_cast<std::int32_t>(rng.between(1, 200))};
+  const T value = rng.nonzero_value<T>();
+  Buffer input = Buffer::for_tensor(in_desc, rng.between(0, 3) * sizeof(T));
+  for_each_coordinate(sizes, [&](const Dims& c) { set<T>(input, in_desc, c, rng.nonzero_value<T>()); });
+  const DiagonalMatrix1Desc desc{in_desc, out_desc, Scalar::of(value), begin, end};
+  const std::size_t misaligns[] = {0, sizeof(T), 2 * sizeof(T), 16};
+  for (std::size_t misalign : misaligns) {
+    Buffer output = Buffer::for_tensor(out_desc, misalign);
+    const Buffer expected = oracle<T>(out_desc, output, in_desc, &input, value, begin, end);
+    for (std::size_t streams = 1; streams <= 4; ++streams) {
+      INFO("type " << name_of(data_type_v<T>) << " sizes " << detail::to_text(sizes) << " out strides "
+                   << detail::to_text(out_desc.strides) << " in strides " << detail::to_text(in_desc.strides)
+                   << " begin " << begin << " end " << end << " base +" << misalign << " bytes, read streams "
+                   << streams);
+      const ForcedChoice forced(detail::force_diagonal_read_streams, streams);
+      for_each_arch_and_stores([&](const ExecuteOptions& options) {
+        output.fill(sentinel);
+        execute(desc, input.in(), output.out(), options);
+        CHECK(output.bytes() == expected.bytes());
+      });
+    }
+  }
+}
+
+TEST_CASE("DIAGONAL_MATRIX1: a long copied run read in parts side by side writes the oracle's bytes", "[diagonal_matrix]") {
+  REFOPS_TEST_RNG(rng);
+  for (int i = 0; i < 3; ++i) {
+    check_copy_in_parts<float>(rng);
+    check_copy_in_parts<float16>(rng);
+    check_copy_in_parts<std::uint64_t>(rng);
+    check_copy_in_parts<std::int8_t>(rng);
   }
 }

@@ -15,7 +15,7 @@ void run_bits(const DiagonalMatrixCall& c) {
   kernel::diagonal_band_bits<SimdTarget>(kernel::make_band_problem(
       reinterpret_cast<U*>(c.output), c.sizes, c.output_strides, reinterpret_cast<const U*>(c.input),
       c.input_strides, static_cast<U>(c.value_bits), c.fill_begin, c.fill_end, {c.stores, c.call_bytes},
-      c.read_gap_bytes));
+      {c.read_gap_bytes, c.read_streams}));
 }
 
 }  // namespace

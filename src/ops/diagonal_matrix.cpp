@@ -20,10 +20,13 @@ namespace detail {
 
 namespace {
 std::atomic<std::size_t> diagonal_read_gap_bytes{0};
+std::atomic<std::size_t> diagonal_read_streams{0};
 }  // namespace
 
 void force_diagonal_read_gap_bytes(std::size_t bytes) { diagonal_read_gap_bytes.store(bytes, std::memory_order_relaxed); }
 std::size_t forced_diagonal_read_gap_bytes() { return diagonal_read_gap_bytes.load(std::memory_order_relaxed); }
+void force_diagonal_read_streams(std::size_t streams) { diagonal_read_streams.store(streams, std::memory_order_relaxed); }
+std::size_t forced_diagonal_read_streams() { return diagonal_read_streams.load(std::memory_order_relaxed); }
 
 namespace {
 
@@ -68,7 +71,8 @@ DiagonalMatrixCall call_of(const TensorDesc& output_desc, Out output, const Tens
           .value_bits = value_bits,
           .fill_begin = fill_begin,
           .fill_end = fill_end,
-          .read_gap_bytes = forced_diagonal_read_gap_bytes()};
+          .read_gap_bytes = forced_diagonal_read_gap_bytes(),
+          .read_streams = forced_diagonal_read_streams()};
 }
 
 }  // namespace

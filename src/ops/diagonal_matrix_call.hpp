@@ -25,6 +25,9 @@ struct DiagonalMatrixCall {
   // 0, or the longest Value run whose input a streamed row reads, forced by
   // force_diagonal_read_gap_bytes (diagonal_matrix_tuning.hpp).
   std::size_t read_gap_bytes = 0;
+  // 0, or the parts of a streamed copy of the input read side by side, forced by
+  // force_diagonal_read_streams.
+  std::size_t read_streams = 0;
   // Set by finish_execute and run_split, not by the operator: ExecuteOptions::stores, and for a
   // part of a split call the whole call's output bytes (0: this call is whole), so every part
   // chooses the store strategy the unsplit call would (simd::StoreRequest).

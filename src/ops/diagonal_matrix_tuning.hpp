@@ -13,4 +13,10 @@ namespace refops::detail {
 void force_diagonal_read_gap_bytes(std::size_t bytes);
 std::size_t forced_diagonal_read_gap_bytes();
 
+// How many parts of a long streamed copy of the input are read side by side
+// (kernels/diagonal_matrix.hpp, copy_read_streams); 1 reads it in one pass; 0 restores the
+// kernel's rule.
+void force_diagonal_read_streams(std::size_t streams);
+std::size_t forced_diagonal_read_streams();
+
 }  // namespace refops::detail

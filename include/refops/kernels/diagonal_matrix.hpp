@@ -86,6 +86,7 @@ struct BandProblem {
   std::ptrdiff_t out_row_step, out_col_step, in_row_step, in_col_step;
   simd::StoreRequest stores{};  // forced strategy and the whole call's bytes (thread chunks)
   std::size_t read_gap_bytes;  // the longest Value run whose input a streamed row reads anyway
+  std::size_t read_streams;    // parts of a streamed copy of the input read side by side
 };
 
 // A streamed row with a contiguous input reads the input lines under its runs of Value, though
@@ -104,10 +105,28 @@ struct BandProblem {
 // with Zen 4's (unlike hardmax_rows.hpp's whole_line_prefetch, where Zen 3 sides with Intel).
 inline std::size_t read_through_gap_bytes() { return simd::intel_cpu() ? 0 : 16384; }
 
+// How many parts of a long streamed copy of the input are read side by side
+// (simd::copy_streamed_in_parts): one core of the Intel Xeon guest (105 MiB L3) reads faster
+// from several streams than from one. A standalone streamed copy of 128 MiB ran at 13.1-15.9
+// GB/s (read + write) in one pass, 16.6-19.2 with 4 pages read side by side, and in chunks of
+// 16 KiB to 1 MiB, each as 4 quarters side by side, at 18.3-20.3 (2 halves 17.5-18.4; quarters
+// of 2 KiB gained nothing); asking further ahead did not do it (13.4-15.6). Trilu 4096 x 8192
+// went from 0.89-0.90 of memcpy to 0.96-0.97, at +16 bytes 0.76-0.77 -> 0.82-0.83 (alternated, 2
+// x 3 repetitions, one thread). Unmeasured on AMD, so one pass there; the benchmark's
+// read_streams rows show both on any host.
+inline std::size_t copy_read_streams() { return simd::intel_cpu() ? 4 : 1; }
+
+// Host choices forced by the benchmark and the tests (src/ops/diagonal_matrix_tuning.hpp); 0
+// keeps the kernel's rule.
+struct BandTuning {
+  std::size_t read_gap_bytes = 0;
+  std::size_t read_streams = 0;
+};
+
 template <class U>
 BandProblem<U> make_band_problem(U* out, const Dims& sizes, const Dims& out_strides, const U* in,
                                  const Dims& in_strides, U value, std::int64_t begin, std::int64_t end,
-                                 simd::StoreRequest stores = {}, std::size_t forced_read_gap_bytes = 0) {
+                                 simd::StoreRequest stores = {}, BandTuning forced = {}) {
   assert(sizes.size() >= 2 && out_strides.size() == sizes.size());
   enum Role { batch = 0, row = 1, column = 2 };
   simd::LoopNest<2> nest;
@@ -133,7 +152,8 @@ BandProblem<U> make_band_problem(U* out, const Dims& sizes, const Dims& out_stri
           nest.strides[1][r - 2],
           nest.strides[1][r - 1],
           stores,
-          forced_read_gap_bytes != 0 ? forced_read_gap_bytes : read_through_gap_bytes()};
+          forced.read_gap_bytes != 0 ? forced.read_gap_bytes : read_through_gap_bytes(),
+          forced.read_streams != 0 ? forced.read_streams : copy_read_streams()};
 }
 
 // Calls row(y, out_row, in_row) for every row of every batch slice, in memory order.
@@ -171,7 +191,7 @@ void background_run(const BandProblem<U>& p, Background bg, U* out_row, const U*
   switch (bg) {
     case Background::zero: simd::fill_span<Target>(out_row + a, n, U{0}, stores); return;
     case Background::broadcast: simd::fill_span<Target>(out_row + a, n, in_row[0], stores); return;
-    case Background::contiguous: simd::copy_span<Target>(out_row + a, in_row + a, n, stores); return;
+    case Background::contiguous: simd::copy_span<Target>(out_row + a, in_row + a, n, stores, p.read_streams); return;
     case Background::strided: break;
   }
   for (std::size_t x = a; x < a + n; ++x)

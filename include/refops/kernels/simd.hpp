@@ -731,10 +731,50 @@ void fill_span(U* p, std::size_t n, U pattern, StoreStrategy s) {
   }
 }
 
-// n elements from src to dst (not overlapping) by strategy s: rep and plain are memcpy (the
-// C library's copy, rep movsb on x86 for long runs).
+// Parts of a streamed copy read side by side hold at least this many bytes each: each part is a
+// stream the prefetchers follow, and a shorter one ends before they have found it.
+inline constexpr std::size_t streamed_copy_part_bytes = 4096;
+
+// A streamed copy of n elements as up to `streams` equal parts, one line-aligned group of 4
+// vectors of each in turn, so the reads run as that many streams; false (nothing written)
+// when fewer than 2 parts of streamed_copy_part_bytes fit or dst is not element-aligned.
 template <class Target, class U>
-void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s) {
+bool copy_streamed_in_parts(U* dst, const U* src, std::size_t n, std::size_t streams) {
+  using batch = xsimd::batch<U, Target>;
+  constexpr std::size_t lanes = batch::size, group = 4 * lanes;
+  const std::size_t parts = std::min(streams, n * sizeof(U) / streamed_copy_part_bytes);
+  const auto address = reinterpret_cast<std::uintptr_t>(dst);
+  if (parts < 2 || address % sizeof(U) != 0) return false;
+  const auto load = [src](std::size_t i) { return batch::load_unaligned(src + i); };
+  const auto element = [src](std::size_t i) { return src[i]; };
+  // The head up to dst's first line, then parts of whole groups from there (a group is 1 to 4
+  // lines, so every part starts on a line), then the tail the parts leave.
+  const std::size_t head = elements_to_line<U>(address);
+  const std::size_t part = (n - head) / parts / group * group;
+  store_span<Target>(dst, head, StoreStrategy::stream, load, element);
+  for (std::size_t at = head; at < head + part; at += group)
+    for (std::size_t k = 0; k < parts; ++k) {
+      const std::size_t i = at + k * part;
+      const batch a = load(i), b = load(i + lanes), c = load(i + 2 * lanes), d = load(i + 3 * lanes);
+      stream_store<Target>(dst + i, a);
+      stream_store<Target>(dst + i + lanes, b);
+      stream_store<Target>(dst + i + 2 * lanes, c);
+      stream_store<Target>(dst + i + 3 * lanes, d);
+    }
+  const std::size_t done = head + parts * part;
+  const U* rest = src + done;
+  store_span<Target>(
+      dst + done, n - done, StoreStrategy::stream, [rest](std::size_t i) { return batch::load_unaligned(rest + i); },
+      [rest](std::size_t i) { return rest[i]; });
+  return true;
+}
+
+// n elements from src to dst (not overlapping) by strategy s: rep and plain are memcpy (the
+// C library's copy, rep movsb on x86 for long runs). A streamed copy whose source comes from
+// memory may read `read_streams` parts side by side (copy_streamed_in_parts); 1 reads it in one
+// pass, as a copy from cache should.
+template <class Target, class U>
+void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s, std::size_t read_streams = 1) {
   if constexpr (is_vector_arch<Target> && has_streaming_stores<Target>) {
     if (s == StoreStrategy::stream) {
       using batch = xsimd::batch<U, Target>;
@@ -745,6 +785,7 @@ void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s) {
       // 0.78-0.80 -> 0.88).
       constexpr std::ptrdiff_t ahead_bytes = 4096;
       constexpr std::size_t ahead = ahead_bytes / sizeof(U), line = cache_line_bytes / sizeof(U);
+      if (read_streams > 1 && copy_streamed_in_parts<Target>(dst, src, n, read_streams)) return;
       // The last 4 KiB asks for nothing: past the span lie lines the caller may never read (a
       // Trilu row's copied run ends where the next row's zeroed run starts, whose input is
       // skipped), and asking for them read up to 4 KiB more per run (a copy of 96 MiB in runs
