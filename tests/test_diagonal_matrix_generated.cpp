@@ -235,7 +235,7 @@ TEST_CASE("DIAGONAL_MATRIX: a diagonal streamed as one run of rows writes the or
   }
 }
 
-// Rows with copied runs of 8 to 22 KiB, streamed as parts read side by side
+// Rows of 8 to 22 KiB whose copied runs (most of a row, or a third) stream as parts read side by side
 // (simd::copy_streamed_in_parts: 2 parts of 4 KiB and more, up to 4, each a whole number of
 // 4-vector groups, with a head to the first line and a tail), for every element size, with the
 // read streams forced to 1-4 (1 is the one-pass copy), output bases 0, 1 and 2 elements and 16
@@ -243,7 +243,7 @@ TEST_CASE("DIAGONAL_MATRIX: a diagonal streamed as one run of rows writes the or
 // forced.
 template <class T>
 void check_copy_in_parts(TestRng& rng) {
-  const std::uint32_t width = static_cast<std::uint32_t>((rng.between(8192, 22528)) / sizeof(T));
+  const std::uint32_t width = static_cast<std::uint32_t>(rng.between(8192, 22528) / sizeof(T));
   const Dims sizes{static_cast<std::uint32_t>(rng.between(2, 3)), width};
   const TensorDesc out_desc{data_type_v<T>, sizes, make_strides(sizes, rng.chance(0.5) ? Layout::padded : Layout::packed, rng), 0};
   const TensorDesc in_desc{data_type_v<T>, sizes, make_strides(sizes, rng.chance(0.5) ? Layout::padded : Layout::packed, rng), 0};

@@ -777,15 +777,15 @@ template <class Target, class U>
 void copy_span(U* dst, const U* src, std::size_t n, StoreStrategy s, std::size_t read_streams = 1) {
   if constexpr (is_vector_arch<Target> && has_streaming_stores<Target>) {
     if (s == StoreStrategy::stream) {
+      if (read_streams > 1 && copy_streamed_in_parts<Target>(dst, src, n, read_streams)) return;
       using batch = xsimd::batch<U, Target>;
-      // src by value (a vector store may alias it); asked for 4 KiB ahead, as the loads of
+      // One pass. src by value (a vector store may alias it); asked for 4 KiB ahead, as the loads of
       // this loop stalled on memory (DIAGONAL_MATRIX1's Trilu 4096 x 8192 went from 0.71-0.78
       // to 0.77-0.86 of a streaming copy on one thread; 2 and 8 KiB ahead did less; Zen 3), into
       // L2 (prefetch_to_l2: on the Intel guest 0.86-0.92 -> 0.96-0.97 of memcpy, at +16 bytes
       // 0.78-0.80 -> 0.88).
       constexpr std::ptrdiff_t ahead_bytes = 4096;
       constexpr std::size_t ahead = ahead_bytes / sizeof(U), line = cache_line_bytes / sizeof(U);
-      if (read_streams > 1 && copy_streamed_in_parts<Target>(dst, src, n, read_streams)) return;
       // The last 4 KiB asks for nothing: past the span lie lines the caller may never read (a
       // Trilu row's copied run ends where the next row's zeroed run starts, whose input is
       // skipped), and asking for them read up to 4 KiB more per run (a copy of 96 MiB in runs
