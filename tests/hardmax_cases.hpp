@@ -85,13 +85,23 @@ inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
   return desc.axes.size() == 1 && desc.axes[0] == last && kernels::hardmax_detail::host_chooses_rows_loop(row, element);
 }
 
+// True when desc reduces its last axis only, in FLOAT32 rows of a page or more, which AVX-512's
+// full-width loop reads 8 side by side on a dense output by the host
+// (kernels/hardmax_full_width_rows.hpp, side_by_side_rows and long_rows_side_by_side).
+inline bool takes_rows_side_by_side(const Hardmax1Desc& desc) {
+  const auto last = desc.input.sizes.size() - 1;
+  return desc.axes.size() == 1 && desc.axes[0] == last &&
+         kernels::hardmax_detail::side_by_side_rows(desc.input.sizes[last], size_of(desc.input.data_type));
+}
+
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
 // and chosen per call) and compares the whole output buffer with the oracle's. A kept last
 // axis (the columns path) runs again with passes of 2 rows and of 4 (the rule takes one by
 // the type, the vector width, the vendor and the size), and again with the next pass
 // prefetched, which the rule leaves out for inputs that fit in L2 (these do); rows that take
-// the whole-line loop run with its prefetch forced each way, and FLOAT32 medium and long rows
-// and rows of 2 to 16 on each of their two loops (the rules take one by the CPU's vendor).
+// the whole-line loop run with its prefetch forced each way, FLOAT32 medium and long rows
+// and rows of 2 to 16 on each of their two loops, and FLOAT32 rows of a page or more read one
+// at a time and 8 side by side (the rules take one by the CPU's vendor).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
@@ -115,6 +125,10 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
   if (takes_full_width_rows(desc)) {
     choices.push_back({detail::force_hardmax_rows_loop, 1, "rows on Rows' loops"});
     choices.push_back({detail::force_hardmax_rows_loop, 2, "rows on the full-width loops"});
+  }
+  if (takes_rows_side_by_side(desc)) {
+    choices.push_back({detail::force_hardmax_rows_side_by_side, 1, "long rows read one at a time"});
+    choices.push_back({detail::force_hardmax_rows_side_by_side, 2, "long rows read 8 side by side"});
   }
   for (const Choice& choice : choices) {
     INFO(choice.name);

@@ -118,6 +118,53 @@ TEST_CASE("HARDMAX1 with outputs at every page offset from the input's (lagged a
       }
 }
 
+TEST_CASE("HARDMAX1 long rows read 8 side by side: every batch size, strided input, rows past a batch", "[hardmax][generated]") {
+  // AVX-512's FLOAT32 rows of a page or more are read 8 at a time on a dense output, each batch
+  // written while the next is read and the rows after the last whole batch one at a time
+  // (kernels/hardmax_full_width_rows.hpp, rows_side_by_side). Row counts on either side of one
+  // and two batches; rows a page long, off the vector and line grid, and several pages; input
+  // rows packed or a drawn pitch apart; a kept dimension whose runs of rows break where the
+  // input has a gap between them (each run starts its own batches); outputs off the line;
+  // NaN and infinities in some rows (which the key-based scan takes), ties and late maxima.
+  REFOPS_TEST_RNG(rng);
+  for (std::uint32_t rows : {1u, 7u, 8u, 9u, 15u, 16u, 17u, 23u}) {
+    for (std::uint32_t row : {1024u, 1031u, 1040u, 2100u}) {
+      const bool two_runs = rng.chance(0.5) && rows % 2 == 0;
+      Dims sizes = two_runs ? Dims{2, rows / 2, row} : Dims{rows, row};
+      Hardmax1Desc desc{{DataType::float32, sizes, {}, 0}, {DataType::float32, sizes, {}, 0},
+                        {static_cast<std::uint32_t>(sizes.size() - 1)}, rng.chance(0.5) ? NanMode::propagate : NanMode::ignore};
+      const std::uint32_t pitch = row + (rng.chance(0.5) ? 0 : static_cast<std::uint32_t>(rng.between(1, 40)));
+      desc.input.strides = two_runs ? Dims{(rows / 2) * pitch + static_cast<std::uint32_t>(rng.between(1, 20)), pitch, 1}
+                                    : Dims{pitch, 1};
+      // Finite values, most rows (a row with a NaN or an infinity goes to the key-based scan, and
+      // draw() puts one in nearly every row this long): small integers in some rows (ties), a
+      // late maximum and an earlier tie in others, a NaN or an infinity in a few.
+      Buffer in = Buffer::for_tensor(desc.input);
+      for_each_coordinate(sizes, [&](const Dims& c) {
+        const bool ties = c[c.size() - 2] % 3 == 0;  // every third row
+        store(in, desc.input, c,
+              ties ? static_cast<double>(rng.between_signed(-3, 3)) : static_cast<double>(rng.between_signed(-100000, 100000)) / 64.0);
+      });
+      for_each_coordinate(sizes, [&](const Dims& c) {
+        if (c[c.size() - 1] != 0) return;
+        Dims at = c;
+        if (rng.chance(0.3)) {
+          at[at.size() - 1] = static_cast<std::uint32_t>(rng.between(row - 20, row - 1));
+          store(in, desc.input, at, 5000.0);
+          at[at.size() - 1] = static_cast<std::uint32_t>(rng.between(0, row - 1));
+          store(in, desc.input, at, 5000.0);
+        } else if (rng.chance(0.1)) {
+          at[at.size() - 1] = static_cast<std::uint32_t>(rng.between(0, row - 1));
+          store(in, desc.input, at, rng.chance(0.5) ? std::numeric_limits<double>::quiet_NaN() : -INFINITY);
+        }
+      });
+      const std::size_t out_misalign = 4 * rng.between(0, 15);
+      INFO(rows << " rows of " << row << ", output " << out_misalign << " bytes past a line");
+      check_all_archs(desc, in, out_misalign);
+    }
+  }
+}
+
 TEST_CASE("HARDMAX1 columns: winners, ties and NaNs after many rows", "[hardmax][generated]") {
   // After about 8 rows per lane per pass (up to 1024 rows for FLOAT16 on AVX-512), the
   // columns' fold stores its state only for a pass where a lane wins. Every column here is a

@@ -44,6 +44,27 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 inline std::atomic<std::size_t> forced_rows_loop{0};
 inline bool full_width_loop() { return simd::rule_unless_forced(true, forced_rows_loop); }
 
+// Whether FullWidthRows' long rows are read 8 at a time (FullWidthRows::long_rows): on Intel,
+// where one core reads memory faster from several streams than from one. On the Xeon guest
+// (family 6 model 167), rows of 1024 FLOAT32, 256 MiB, one thread, of memcpy in the same run
+// (two runs, 3 repetitions each, quiet): one row at a time 0.97-0.98, 8 side by side 1.07-1.08;
+// at +16 bytes 0.85-0.87 -> 0.95-0.96. 4 side by side gave 1.04-1.05 / 0.92-0.97; with the
+// one-row loop's software prefetch per row 4 lost (0.93 / 0.81: the hardware prefetcher follows
+// 8 page streams by itself; one row without it fell to 0.78-0.80). Unmeasured on AMD, so one
+// row at a time there. forced_rows_side_by_side (1 one row, 2 eight; 0 the rule) forces it for
+// the benchmark's rows and the tests (detail::force_hardmax_rows_side_by_side).
+inline std::atomic<std::size_t> forced_rows_side_by_side{0};
+inline bool long_rows_side_by_side() { return simd::intel_unless_forced(forced_rows_side_by_side); }
+
+// True for the rows of `row` elements of `element_bytes` that long_rows may read side by side:
+// FLOAT32 rows of a page or more, so 8 rows are 8 pages, the streams the hardware prefetcher
+// follows (shorter rows side by side are fewer streams read in a different order; unmeasured). The
+// benchmark's and the tests' forced rows.
+constexpr std::size_t side_by_side_min_row_bytes = 4096;
+constexpr bool side_by_side_rows(std::size_t row, std::size_t element_bytes) {
+  return element_bytes == 4 && row * element_bytes >= side_by_side_min_row_bytes;
+}
+
 // True for rows of `row` elements of `element_bytes` that FullWidthRows takes where the rule lets
 // it (long ones on a dense output): FLOAT32, longer than the short-row loops' eight AVX2
 // vectors. The benchmark's and the tests' forced rows, as whole_line_rows.
@@ -128,15 +149,18 @@ struct FullWidthRows {
   static_assert(!available || Short::max_short_vectors * Short::lanes == 64, "full_width_rows() states Rows' bound");
   // Long rows on a dense output: each row's lines written while the next row is read, a line
   // per line it loads (a vector is a line), then what is left; the first line at once, as it
-  // completes the line the row before ended in.
+  // completes the line the row before ended in. Side by side (long_rows_side_by_side), rows are
+  // read 8 at a time and the 8 before written meanwhile, a line per line loaded.
   template <bool Stream>
   static void long_rows(const Plan& plan, const T* in, U* out, K nan) {
     const std::size_t row = plan.reduced.sizes[0];
+    const bool side_by_side = side_by_side_rows(row, sizeof(T)) && long_rows_side_by_side();
     simd::RowLines<Target, U, Stream> run(out, U{0}, Traits<T>::one);
     for_each_group_run(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t, std::ptrdiff_t in_step, std::ptrdiff_t,
                                       std::size_t count) {
       auto lines = run;  // in registers: FullWidthRows::run_rows says why
-      for (std::size_t j = 0; j < count; ++j, in_offset += in_step) {
+      std::size_t j = side_by_side ? rows_side_by_side(lines, in + in_offset, in_step, count, row, nan) : 0;
+      for (in_offset += static_cast<std::ptrdiff_t>(j) * in_step; j < count; ++j, in_offset += in_step) {
         const std::size_t at =
             first_maximum<true>(in + in_offset, row, nan, [&]() __attribute__((always_inline)) { lines.step(); });
         lines.end();
@@ -146,6 +170,41 @@ struct FullWidthRows {
     });
     run.end();
     run.finish();
+  }
+
+  // The first count / 8 * 8 of `count` rows from g, `step` apart, 8 side by side, without
+  // software prefetches (long_rows_side_by_side says why): each batch's first maxima are
+  // queued, and written while the next batch is read, a line per vector loaded (as many lines
+  // as the batch loads, so the queue empties as the scan ends). Leaves the last row started, as
+  // the one-row loop does. Returns the rows done.
+  static constexpr std::size_t rows_at_once = 8;
+  template <class Lines>
+  [[gnu::always_inline]] static std::size_t rows_side_by_side(Lines& lines, const T* g, std::ptrdiff_t step,
+                                                              std::size_t count, std::size_t row, K nan) {
+    constexpr std::size_t N = rows_at_once;
+    std::size_t queue[N];
+    std::size_t queued = 0, taken = 0;
+    const auto start_next = [&]() __attribute__((always_inline)) {
+      lines.end();
+      lines.start(row, queue[taken++]);
+    };
+    const auto next_line = [&]() __attribute__((always_inline)) {
+      if (!lines.step() && taken < queued) start_next();
+    };
+    std::size_t j = 0;
+    for (; j + N <= count; j += N) {
+      const T* p[N];
+      for (std::size_t r = 0; r < N; ++r) p[r] = g + static_cast<std::ptrdiff_t>(j + r) * step;
+      std::ptrdiff_t at[N];
+      scan_rows<false, N, false>(p, row, at, next_line);
+      while (taken < queued) start_next();
+      for (std::size_t r = 0; r < N; ++r)
+        queue[r] = at[r] >= 0 ? static_cast<std::size_t>(at[r]) : Full::first_maximum(p[r], row, nan);
+      queued = N;
+      taken = 0;
+    }
+    while (taken < queued) start_next();
+    return j;
   }
 
   // The first maximum of the row at g: scan()'s, or for a row it leaves (a NaN or an
@@ -178,27 +237,55 @@ struct FullWidthRows {
   // a line of the row before there).
   template <bool Far = false, class EachVector = void (*)()>
   [[gnu::always_inline]] static std::ptrdiff_t scan(const float* p, std::size_t n, EachVector each_vector = [] {}) {
+    std::ptrdiff_t at;
+    scan_rows<Far, 1>(&p, n, &at, each_vector);
+    return at;
+  }
+
+  // The same for N rows of n elements side by side: each vector position loads every row's
+  // vector there, so the rows are N streams read at once (long_rows: a core reads memory faster
+  // from several streams than from one). at[r]: row r's first maximum, or -1. each_vector()
+  // runs after each row's whole vector but the first vector of the rows. Prefetch: each row asks
+  // for its input as scan() does (Far), or not at all.
+  template <bool Far, std::size_t N, bool Prefetch = true, class EachVector>
+  [[gnu::always_inline]] static void scan_rows(const float* const* p, std::size_t n, std::ptrdiff_t* at_out,
+                                               EachVector each_vector) {
     using V = typename R::V;
     using P = typename R::Positions;
-    V hi = R::load(p);
-    P at = R::lane_positions(), here = at;
-    V seen = R::note_non_finite(R::none_infinite(), hi);
-    const auto fold = [&](std::size_t i, P where) __attribute__((always_inline)) {
-      const V x = R::load(p + i);
-      at = R::note_greater(at, x, hi, where);
-      hi = R::max(hi, x);
-      seen = R::note_non_finite(seen, x);
+    V hi[N], seen[N];
+    P at[N];
+    P here = R::lane_positions();
+#pragma GCC unroll 8
+    for (std::size_t r = 0; r < N; ++r) {
+      hi[r] = R::load(p[r]);
+      at[r] = here;
+      seen[r] = R::note_non_finite(R::none_infinite(), hi[r]);
+    }
+    const auto fold = [&](std::size_t r, std::size_t i, P where) __attribute__((always_inline)) {
+      const V x = R::load(p[r] + i);
+      at[r] = R::note_greater(at[r], x, hi[r], where);
+      hi[r] = R::max(hi[r], x);
+      seen[r] = R::note_non_finite(seen[r], x);
     };
     std::size_t i = lanes;
     for (; i + lanes <= n; i += lanes) {
-      simd::prefetch_stream<Far>(p + i, prefetch_bytes);
       here = R::advance(here, lanes);
-      fold(i, here);
-      each_vector();
+#pragma GCC unroll 8
+      for (std::size_t r = 0; r < N; ++r) {
+        if constexpr (Prefetch) simd::prefetch_stream<Far>(p[r] + i, prefetch_bytes);
+        fold(r, i, here);
+        each_vector();
+      }
     }
-    if (i < n) fold(n - lanes, R::advance(R::lane_positions(), n - lanes));
-    if (R::any_non_finite(seen)) return -1;
-    return static_cast<std::ptrdiff_t>(R::first_position(hi, at, R::max_across(hi)));
+    if (i < n) {
+      const P where = R::advance(R::lane_positions(), n - lanes);
+#pragma GCC unroll 8
+      for (std::size_t r = 0; r < N; ++r) fold(r, n - lanes, where);
+    }
+#pragma GCC unroll 8
+    for (std::size_t r = 0; r < N; ++r)
+      at_out[r] = R::any_non_finite(seen[r]) ? -1
+                                             : static_cast<std::ptrdiff_t>(R::first_position(hi[r], at[r], R::max_across(hi[r])));
   }
 #endif
 };

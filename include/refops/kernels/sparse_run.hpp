@@ -198,11 +198,12 @@ class RowLines {
     }
     next_ = 1;
   }
-  [[gnu::always_inline]] void step() {
-    if (next_ < whole_) {
-      store_next_line();
-      ++next_;
-    }
+  // Returns whether it stored a line (false: the row has no whole line left, or none started).
+  [[gnu::always_inline]] bool step() {
+    if (next_ >= whole_) return false;
+    store_next_line();
+    ++next_;
+    return true;
   }
   [[gnu::always_inline]] void end() {
     if (whole_ == 0) return;  // no row started (a started row ends at least one line)
