@@ -44,22 +44,20 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
     c.choices.push_back({"pass_rows", {2, 4}, detail::force_hardmax_pass_rows});
     c.choices.push_back({"columns_prefetch", {1, 2}, detail::force_hardmax_columns_prefetch});
   }
+  const bool last_axis_only = axes.size() == 1 && axes[0] == sizes.size() - 1;
+  const std::size_t row = sizes[sizes.size() - 1];
   // Large packed rows whose blocks stream as whole lines prefetch or not by the host
   // (kernels/hardmax_rows.hpp, whole_line_prefetch): 1 never, 2 always.
-  const bool whole_line_blocks = axes.size() == 1 && axes[0] == sizes.size() - 1 &&
-                                 kernels::hardmax_detail::whole_line_rows(sizes[sizes.size() - 1], size_of(type));
-  if (whole_line_blocks && bytes > (std::size_t{64} << 20))
+  if (last_axis_only && kernels::hardmax_detail::whole_line_rows(row, size_of(type)) && bytes > (std::size_t{64} << 20))
     c.choices.push_back({"line_prefetch", {1, 2}, detail::force_hardmax_line_prefetch});
   // FLOAT32 medium and long rows, and rows of 2 to 16, on AVX-512 take one of two loops by the
   // host (kernels/hardmax_full_width_rows.hpp, full_width_loop; hardmax_rows_in_a_vector.hpp):
   // 1 Rows' loops, 2 the full-width ones.
-  const std::size_t row = sizes[sizes.size() - 1];
-  if (axes.size() == 1 && axes[0] == sizes.size() - 1 &&
-      kernels::hardmax_detail::host_chooses_rows_loop(row, size_of(type)))
+  if (last_axis_only && kernels::hardmax_detail::host_chooses_rows_loop(row, size_of(type)))
     c.choices.push_back({"rows_loop", {1, 2}, detail::force_hardmax_rows_loop});
   // AVX-512's FLOAT32 long rows on a dense output are read 8 side by side by the host
   // (kernels/hardmax_full_width_rows.hpp, long_rows_side_by_side): 1 one row, 2 eight.
-  if (axes.size() == 1 && axes[0] == sizes.size() - 1 && kernels::hardmax_detail::side_by_side_rows(row, size_of(type)))
+  if (last_axis_only && kernels::hardmax_detail::side_by_side_rows(row, size_of(type)))
     c.choices.push_back({"side_by_side", {1, 2}, detail::force_hardmax_rows_side_by_side});
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);

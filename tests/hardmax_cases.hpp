@@ -67,31 +67,32 @@ inline Buffer make_input(const TensorDesc& desc, TestRng& rng, double nan_chance
   return in;
 }
 
-// True when desc reduces its last axis only, in rows whose streamed blocks take the whole-line
-// loop when packed (kernels/hardmax_rows.hpp, whole_line_rows), whose prefetch the host decides.
+// True when desc reduces its last axis only, in rows of which `rows(row, element bytes)` holds.
+template <class Rows>
+bool reduces_last_axis_rows(const Hardmax1Desc& desc, Rows rows) {
+  const auto last = desc.input.sizes.size() - 1;
+  return desc.axes.size() == 1 && desc.axes[0] == last && rows(desc.input.sizes[last], size_of(desc.input.data_type));
+}
+
+// Rows whose streamed blocks take the whole-line loop when packed (kernels/hardmax_rows.hpp,
+// whole_line_rows), whose prefetch the host decides.
 inline bool takes_whole_line_rows(const Hardmax1Desc& desc) {
-  const auto last = desc.input.sizes.size() - 1;
-  return desc.axes.size() == 1 && desc.axes[0] == last &&
-         kernels::hardmax_detail::whole_line_rows(desc.input.sizes[last], size_of(desc.input.data_type));
+  return reduces_last_axis_rows(desc, kernels::hardmax_detail::whole_line_rows);
 }
 
-// True when desc reduces its last axis only, in FLOAT32 rows of medium length or longer, or in
-// FLOAT32 or FLOAT16 rows of 2, 4, 8 or 16, which AVX-512 gives to one of two loops by the host
-// (kernels/hardmax_full_width_rows.hpp, full_width_rows and full_width_loop, long rows only on a
-// dense output; kernels/hardmax_rows_in_a_vector.hpp, rows_in_a_vector, packed rows only).
+// FLOAT32 rows of medium length or longer, or FLOAT32 or FLOAT16 rows of 2, 4, 8 or 16, which
+// AVX-512 gives to one of two loops by the host (kernels/hardmax_full_width_rows.hpp,
+// full_width_rows and full_width_loop, long rows only on a dense output;
+// kernels/hardmax_rows_in_a_vector.hpp, rows_in_a_vector, packed rows only).
 inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
-  const auto last = desc.input.sizes.size() - 1;
-  const std::size_t row = desc.input.sizes[last], element = size_of(desc.input.data_type);
-  return desc.axes.size() == 1 && desc.axes[0] == last && kernels::hardmax_detail::host_chooses_rows_loop(row, element);
+  return reduces_last_axis_rows(desc, kernels::hardmax_detail::host_chooses_rows_loop);
 }
 
-// True when desc reduces its last axis only, in FLOAT32 rows of a page or more, which AVX-512's
-// full-width loop reads 8 side by side on a dense output by the host
-// (kernels/hardmax_full_width_rows.hpp, side_by_side_rows and long_rows_side_by_side).
+// FLOAT32 rows of a page or more, which AVX-512's full-width loop reads 8 side by side on a
+// dense output by the host (kernels/hardmax_full_width_rows.hpp, side_by_side_rows and
+// long_rows_side_by_side).
 inline bool takes_rows_side_by_side(const Hardmax1Desc& desc) {
-  const auto last = desc.input.sizes.size() - 1;
-  return desc.axes.size() == 1 && desc.axes[0] == last &&
-         kernels::hardmax_detail::side_by_side_rows(desc.input.sizes[last], size_of(desc.input.data_type));
+  return reduces_last_axis_rows(desc, kernels::hardmax_detail::side_by_side_rows);
 }
 
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
