@@ -163,8 +163,8 @@ struct FullWidthRows {
       auto lines = run;  // in registers: FullWidthRows::run_rows says why
       std::size_t j = side_by_side ? rows_side_by_side(lines, in + in_offset, in_step, count, row, nan) : 0;
       for (in_offset += static_cast<std::ptrdiff_t>(j) * in_step; j < count; ++j, in_offset += in_step) {
-        const std::size_t at =
-            first_maximum<true>(in + in_offset, row, nan, [&]() __attribute__((always_inline)) { lines.step(); });
+        const std::size_t at = first_maximum<simd::StreamPrefetch::far_and_near>(
+            in + in_offset, row, nan, [&]() __attribute__((always_inline)) { lines.step(); });
         lines.end();
         lines.start(row, at);
       }
@@ -198,7 +198,7 @@ struct FullWidthRows {
       const T* p[N];
       for (std::size_t r = 0; r < N; ++r) p[r] = g + static_cast<std::ptrdiff_t>(j + r) * step;
       std::ptrdiff_t at[N];
-      scan_rows<false, N, false>(p, row, at, next_line);
+      scan_rows<simd::StreamPrefetch::none, N>(p, row, at, next_line);
       while (taken < queued) start_next();
       for (std::size_t r = 0; r < N; ++r)
         queue[r] = at[r] >= 0 ? static_cast<std::size_t>(at[r]) : Full::first_maximum(p[r], row, nan);
@@ -211,10 +211,10 @@ struct FullWidthRows {
 
   // The first maximum of the row at g: scan()'s, or for a row it leaves (a NaN or an
   // infinity) the key-based scan's. each_vector: as scan().
-  template <bool Far = false, class EachVector = void (*)()>
+  template <simd::StreamPrefetch Ask = simd::StreamPrefetch::ahead, class EachVector = void (*)()>
   [[gnu::always_inline]] static std::size_t first_maximum(const T* g, std::size_t row, K nan,
                                                           EachVector each_vector = [] {}) {
-    const std::ptrdiff_t at = scan<Far>(g, row, each_vector);
+    const std::ptrdiff_t at = scan<Ask>(g, row, each_vector);
     return at >= 0 ? static_cast<std::size_t>(at) : Full::first_maximum(g, row, nan);
   }
 
@@ -222,11 +222,11 @@ struct FullWidthRows {
   static constexpr std::size_t lanes = R::lanes;
   // How far ahead a row asks for its input: rows of a few hundred bytes leave the hardware
   // prefetcher too little of each row to follow (rows of 100 out of cache: 0.61 of memcpy
-  // without, 0.80-0.82 with 2 KiB, 0.82-0.83 with 4 KiB). Into L1, but for long rows (Far), one
-  // long stream, into L2 and nearer into L1 (simd::prefetch_far_and_near): rows of 1000 0.87-0.90
-  // -> 0.92-0.94, of 1024 at +16 bytes 0.90-0.92 -> 0.89-0.95 of memcpy, in cache (2 MiB) 0.85-0.96
-  // -> 0.91-0.93 (into L2 alone: 0.90-0.95). Medium rows lost into L2 alone (rows of 250 0.87 ->
-  // 0.82) and gained nothing with both (0.88-0.90 -> 0.87-0.88).
+  // without, 0.80-0.82 with 2 KiB, 0.82-0.83 with 4 KiB). Into L1 (StreamPrefetch::ahead), but
+  // for long rows, one long stream, into L2 and nearer into L1 (far_and_near): rows of 1000
+  // 0.87-0.90 -> 0.92-0.94, of 1024 at +16 bytes 0.90-0.92 -> 0.89-0.95 of memcpy, in cache
+  // (2 MiB) 0.85-0.96 -> 0.91-0.93 (into L2 alone: 0.90-0.95). Medium rows lost into L2 alone
+  // (rows of 250 0.87 -> 0.82) and gained nothing with both (0.88-0.90 -> 0.87-0.88).
   static constexpr std::ptrdiff_t prefetch_bytes = 2048;
 
   // The position of the first maximum of the n >= lanes floats at p, or -1 when they hold a
@@ -237,19 +237,19 @@ struct FullWidthRows {
   // (-0.0 equals +0.0). A last vector that overlaps the one before repeats elements, which keep
   // their positions. each_vector() runs after each whole vector but the first (long rows store
   // a line of the row before there).
-  template <bool Far = false, class EachVector = void (*)()>
+  template <simd::StreamPrefetch Ask = simd::StreamPrefetch::ahead, class EachVector = void (*)()>
   [[gnu::always_inline]] static std::ptrdiff_t scan(const float* p, std::size_t n, EachVector each_vector = [] {}) {
     std::ptrdiff_t at;
-    scan_rows<Far, 1>(&p, n, &at, each_vector);
+    scan_rows<Ask, 1>(&p, n, &at, each_vector);
     return at;
   }
 
   // The same for N rows of n elements side by side: each vector position loads every row's
   // vector there, so the rows are N streams read at once (long_rows: a core reads memory faster
   // from several streams than from one). at[r]: row r's first maximum, or -1. each_vector()
-  // runs after each row's whole vector but the first vector of the rows. Prefetch: each row asks
-  // for its input as scan() does (Far), or not at all.
-  template <bool Far, std::size_t N, bool Prefetch = true, class EachVector>
+  // runs after each row's whole vector but the first vector of the rows. Ask: what each row asks
+  // for ahead of it (none for the rows side by side: long_rows_side_by_side says why).
+  template <simd::StreamPrefetch Ask, std::size_t N, class EachVector>
   [[gnu::always_inline]] static void scan_rows(const float* const* p, std::size_t n, std::ptrdiff_t* at_out,
                                                EachVector each_vector) {
     using V = typename R::V;
@@ -274,7 +274,7 @@ struct FullWidthRows {
       here = R::advance(here, lanes);
 #pragma GCC unroll 8
       for (std::size_t r = 0; r < N; ++r) {
-        if constexpr (Prefetch) simd::prefetch_stream<Far>(p[r] + i, prefetch_bytes);
+        simd::prefetch_stream<Ask>(p[r] + i, prefetch_bytes);
         fold(r, i, here);
         each_vector();
       }

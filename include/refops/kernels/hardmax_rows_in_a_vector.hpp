@@ -147,7 +147,8 @@ struct RowsInAVector {
     simd::MaskLines<U, Stream> lines(out, U{0}, Traits<T>::one);
     std::size_t i = 0;
     for (; i + line <= n; i += line) {
-      simd::prefetch_stream<Far>(in + i, prefetch_bytes);
+      constexpr auto ask = Far ? simd::StreamPrefetch::far_and_near : simd::StreamPrefetch::ahead;
+      simd::prefetch_stream<ask>(in + i, prefetch_bytes);
       lines.add(firsts<Row>(in + i, line, nan));
     }
     lines.finish(i < n ? firsts<Row>(in + i, n - i, nan) : Mask{0}, n - i);

@@ -387,12 +387,14 @@ template <int Locality = prefetch_to_l1>
   prefetch_ahead<prefetch_to_l1>(p, near_bytes);
 }
 
-// The ask of a loop that reads a stream and computes on it: far and near (prefetch_far_and_near)
-// when Far, the line `bytes` ahead into L1 otherwise (the loop's own rule says which).
-template <bool Far>
+// What a loop that reads a stream and computes on it asks for ahead of it (the loop's own rule
+// says which): nothing (the hardware prefetcher alone), the line `bytes` ahead into L1
+// (prefetch_ahead), or far and near (prefetch_far_and_near).
+enum class StreamPrefetch { none, ahead, far_and_near };
+template <StreamPrefetch Ask>
 [[gnu::always_inline]] inline void prefetch_stream(const void* p, std::ptrdiff_t bytes) {
-  if constexpr (Far) prefetch_far_and_near(p, bytes);
-  else prefetch_ahead(p, bytes);
+  if constexpr (Ask == StreamPrefetch::far_and_near) prefetch_far_and_near(p, bytes);
+  else if constexpr (Ask == StreamPrefetch::ahead) prefetch_ahead(p, bytes);
 }
 
 // Asks for every cache line of the `bytes` at p: DIAGONAL_MATRIX's streamed rows read the
