@@ -216,11 +216,6 @@ inline bool rule_unless_forced(bool rule, const std::atomic<std::size_t>& forced
   return f == 0 ? rule : f == 2;
 }
 
-// The same with the vendor rule: yes on Intel CPUs.
-inline bool intel_unless_forced(const std::atomic<std::size_t>& forced) {
-  return rule_unless_forced(intel_cpu(), forced);
-}
-
 // Read once per process (per instruction-set copy of this header).
 inline const CacheTopology& cache_topology() {
   static const CacheTopology topology = cache_detail::detect();

@@ -127,6 +127,13 @@ struct Plan {
   simd::LoopNest<2> kept;     // the kept dimensions in order: one group per coordinate
   simd::LoopNest<2> reduced;  // the reduced dimensions in order: a group's elements, row-major
   std::uint64_t group_size = 1;
+
+  // The tensor's elements (input and output alike).
+  std::uint64_t elements() const {
+    std::uint64_t n = 1;
+    for (std::size_t d = 0; d < all.rank; ++d) n *= all.sizes[d];
+    return n;
+  }
 };
 
 template <class T>

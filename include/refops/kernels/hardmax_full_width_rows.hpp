@@ -50,11 +50,18 @@ inline bool full_width_loop() { return simd::rule_unless_forced(true, forced_row
 // (two runs, 3 repetitions each, quiet): one row at a time 0.97-0.98, 8 side by side 1.07-1.08;
 // at +16 bytes 0.85-0.87 -> 0.95-0.96. 4 side by side gave 1.04-1.05 / 0.92-0.97; with the
 // one-row loop's software prefetch per row 4 lost (0.93 / 0.81: the hardware prefetcher follows
-// 8 page streams by itself; one row without it fell to 0.78-0.80). Unmeasured on AMD, so one
-// row at a time there. forced_rows_side_by_side (1 one row, 2 eight; 0 the rule) forces it for
-// the benchmark's rows and the tests (detail::force_hardmax_rows_side_by_side).
+// 8 page streams by itself; one row without it fell to 0.78-0.80). Only for an input from
+// memory (from_memory: simd::exceeds_cache, as RowsInAVector's far prefetch): in the cache no
+// prefetcher needs feeding, and 8 rows at once lost (the same guest, one row / 8 side by side,
+// of memcpy or of the streamed copy: 1 MiB in and 1 MiB out, in L2, 0.62 / 0.34 in the full run,
+// 0.67-0.79 / 0.45-0.51 in two runs after it; 2 MiB each, in L3, 0.87 / 0.89, then 0.76 /
+// 0.53-0.55). Unmeasured on AMD, so one row at a time there. forced_rows_side_by_side (1 one
+// row, 2 eight; 0 the rule) forces it for the benchmark's rows and the tests
+// (detail::force_hardmax_rows_side_by_side).
 inline std::atomic<std::size_t> forced_rows_side_by_side{0};
-inline bool long_rows_side_by_side() { return simd::intel_unless_forced(forced_rows_side_by_side); }
+inline bool long_rows_side_by_side(bool from_memory) {
+  return simd::rule_unless_forced(simd::intel_cpu() && from_memory, forced_rows_side_by_side);
+}
 
 // True for the rows of `row` elements of `element_bytes` that long_rows may read side by side:
 // FLOAT32 rows of a page or more, so 8 rows are 8 pages, the streams the hardware prefetcher
@@ -156,7 +163,8 @@ struct FullWidthRows {
   template <bool Stream>
   static void long_rows(const Plan& plan, const T* in, U* out, K nan) {
     const std::size_t row = plan.reduced.sizes[0];
-    const bool side_by_side = side_by_side_rows(row, sizeof(T)) && long_rows_side_by_side();
+    const bool from_memory = simd::exceeds_cache(plan.elements() * sizeof(T));
+    const bool side_by_side = side_by_side_rows(row, sizeof(T)) && long_rows_side_by_side(from_memory);
     simd::RowLines<Target, U, Stream> run(out, U{0}, Traits<T>::one);
     for_each_group_run(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t, std::ptrdiff_t in_step, std::ptrdiff_t,
                                       std::size_t count) {

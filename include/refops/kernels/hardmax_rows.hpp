@@ -1665,8 +1665,7 @@ struct Rows : Lanes<Target, T> {
     for (std::size_t d = 0; d < split; ++d)
       if (all.role[d] == kept_role) outside.push(all.sizes[d], {all.strides[0][d], all.strides[1][d]});
     GroupBest best[interleaved_capacity];
-    std::size_t elements = 1;
-    for (std::size_t d = 0; d < all.rank; ++d) elements *= all.sizes[d];
+    const auto elements = static_cast<std::size_t>(plan.elements());
     // The output is zeros and the ones, and the second pass then writes only the ones. Under
     // rep a dense output's zeros are one memset of it all first (rep stosb is fast in large
     // single calls, docs/decisions.md "Store strategy"). Streamed, they go out while the first

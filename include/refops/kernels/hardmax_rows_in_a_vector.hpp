@@ -105,8 +105,7 @@ struct RowsInAVector {
       // A forced `rep` (fill, then the ones) and an output off its element grid are Rows'.
       if (stores == StoreStrategy::rep || reinterpret_cast<std::uintptr_t>(out) % sizeof(U) != 0)
         return Rows<short_rows_target<Target>, T>::run_rows(plan, in, out_elements, mode, stores);
-      std::size_t n = 1;
-      for (std::size_t d = 0; d < plan.all.rank; ++d) n *= plan.all.sizes[d];
+      const auto n = static_cast<std::size_t>(plan.elements());
       const K nan = nan_key<T>(mode);
       const auto run = [&]<bool Stream, bool Far>(std::bool_constant<Stream>, std::bool_constant<Far>) {
         switch (plan.reduced.sizes[0]) {
