@@ -112,8 +112,9 @@ inline std::size_t read_through_gap_bytes() { return simd::intel_cpu() ? 0 : 163
 // 16 KiB to 1 MiB, each as 4 quarters side by side, at 18.3-20.3 (2 halves 17.5-18.4; quarters
 // of 2 KiB gained nothing); asking further ahead did not do it (13.4-15.6). Trilu 4096 x 8192
 // went from 0.89-0.90 of memcpy to 0.96-0.97, at +16 bytes 0.76-0.77 -> 0.82-0.83 (alternated, 2
-// x 3 repetitions, one thread). Unmeasured on AMD, so one pass there; the benchmark's
-// read_streams rows show both on any host.
+// x 3 repetitions, one thread). AMD reads one pass: on Zen 4 (2026-12-04, the full run's
+// forced rows, of memcpy) 4 parts lost, 0.88 -> 0.67, at +16 bytes 1.00 -> 0.73; the
+// benchmark's read_streams rows show both on any host.
 inline std::size_t copy_read_streams() { return simd::intel_cpu() ? 4 : 1; }
 
 // Host choices forced by the benchmark and the tests (src/ops/diagonal_matrix_tuning.hpp); 0
