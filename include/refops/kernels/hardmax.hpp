@@ -36,7 +36,7 @@ void run(TensorView<const T> input, TensorView<T> output, const Dims& axes, NanM
       const auto run_rows_with = [&]<class Path>(std::type_identity<Path>) {
         const StoreStrategy stores =
             simd::choose_stores<Target>(store_request, Path::store_needs(plan, output_bytes, output.data()));
-        Path::run_rows(plan, input.data(), output.data(), mode, stores);
+        Path::run_rows(plan, input.data(), output.data(), mode, stores, call_bytes);
         simd::finish_stores<Target>(stores);
       };
       if (RowsInAVector<Target, T>::takes(plan, call_bytes)) return run_rows_with(std::type_identity<RowsInAVector<Target, T>>{});

@@ -51,7 +51,7 @@ inline bool full_width_loop() { return simd::rule_unless_forced(true, forced_row
 // at +16 bytes 0.85-0.87 -> 0.95-0.96. 4 side by side gave 1.04-1.05 / 0.92-0.97; with the
 // one-row loop's software prefetch per row 4 lost (0.93 / 0.81: the hardware prefetcher follows
 // 8 page streams by itself; one row without it fell to 0.78-0.80). Only for an input from
-// memory (from_memory: simd::exceeds_cache, as RowsInAVector's far prefetch): in the cache no
+// memory (from_memory: simd::exceeds_cache of the whole call, as RowsInAVector's far prefetch): in the cache no
 // prefetcher needs feeding, and 8 rows at once lost (the same guest, one row / 8 side by side,
 // of memcpy or of the streamed copy: 1 MiB in and 1 MiB out, in L2, 0.62 / 0.34 in the full run,
 // 0.67-0.79 / 0.45-0.51 in two runs after it; 2 MiB each, in L3, 0.87 / 0.89, then 0.76 /
@@ -117,7 +117,8 @@ struct FullWidthRows {
             .stream_splits_lines = !dense && Full::rows_split_lines(plan)};
   }
 
-  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
+  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores,
+                       std::size_t call_bytes) {
     if constexpr (available) {
       U* out = reinterpret_cast<U*>(out_elements);
       const std::size_t row = plan.reduced.sizes[0];
@@ -125,9 +126,9 @@ struct FullWidthRows {
       const bool lines = stores != StoreStrategy::rep && Full::dense_output(plan.all) &&
                          reinterpret_cast<std::uintptr_t>(out) % sizeof(U) == 0;
       if (takes_long(plan)) {
-        if (!lines) return Full::run_rows(plan, in, out_elements, mode, stores);
-        if (stores == StoreStrategy::stream) return long_rows<true>(plan, in, out, nan);
-        return long_rows<false>(plan, in, out, nan);
+        if (!lines) return Full::run_rows(plan, in, out_elements, mode, stores, call_bytes);
+        if (stores == StoreStrategy::stream) return long_rows<true>(plan, in, out, nan, call_bytes);
+        return long_rows<false>(plan, in, out, nan, call_bytes);
       }
       if (!lines) {
         for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {
@@ -162,9 +163,9 @@ struct FullWidthRows {
   // completes the line the row before ended in. Side by side (long_rows_side_by_side), rows are
   // read 8 at a time and the 8 before written meanwhile, a line per line loaded.
   template <bool Stream>
-  static void long_rows(const Plan& plan, const T* in, U* out, K nan) {
+  static void long_rows(const Plan& plan, const T* in, U* out, K nan, std::size_t call_bytes) {
     const std::size_t row = plan.reduced.sizes[0];
-    const bool from_memory = simd::exceeds_cache(plan.elements() * sizeof(T));
+    const bool from_memory = simd::exceeds_cache(call_bytes);  // the whole call's input
     const bool side_by_side = side_by_side_rows(row, sizeof(T)) && long_rows_side_by_side(from_memory);
     simd::RowLines<Target, U, Stream> run(out, U{0}, Traits<T>::one);
     for_each_group_run(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t, std::ptrdiff_t in_step, std::ptrdiff_t,

@@ -1728,7 +1728,10 @@ struct Rows : Lanes<Target, T> {
     });
   }
 
-  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
+  // call_bytes: the whole call's (a split call's whole), which the other rows paths decide by
+  // whether their input comes from memory; this loop does not ask.
+  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores,
+                       std::size_t /*call_bytes*/) {
     U* out = reinterpret_cast<U*>(out_elements);
     const simd::LoopNest<2>& red = plan.reduced;
     const std::size_t outer = red.rank - 1;  // the reduced dimensions outside the row

@@ -99,12 +99,13 @@ struct RowsInAVector {
             .writes_lines_while_reading = true};
   }
 
-  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores) {
+  static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores,
+                       std::size_t call_bytes) {
     if constexpr (available) {
       U* out = reinterpret_cast<U*>(out_elements);
       // A forced `rep` (fill, then the ones) and an output off its element grid are Rows'.
       if (stores == StoreStrategy::rep || reinterpret_cast<std::uintptr_t>(out) % sizeof(U) != 0)
-        return Rows<short_rows_target<Target>, T>::run_rows(plan, in, out_elements, mode, stores);
+        return Rows<short_rows_target<Target>, T>::run_rows(plan, in, out_elements, mode, stores, call_bytes);
       const auto n = static_cast<std::size_t>(plan.elements());
       const K nan = nan_key<T>(mode);
       const auto run = [&]<bool Stream, bool Far>(std::bool_constant<Stream>, std::bool_constant<Far>) {
@@ -119,7 +120,7 @@ struct RowsInAVector {
         if (stores == StoreStrategy::stream) run(std::true_type{}, beyond_cache);
         else run(std::false_type{}, beyond_cache);
       };
-      if (simd::exceeds_cache(n * sizeof(T))) with_stream(std::true_type{});
+      if (simd::exceeds_cache(call_bytes)) with_stream(std::true_type{});
       else with_stream(std::false_type{});
     }
   }
