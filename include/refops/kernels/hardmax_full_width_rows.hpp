@@ -56,7 +56,10 @@ inline bool full_width_loop() { return simd::rule_unless_forced(true, forced_row
 // of memcpy or of the streamed copy: 1 MiB in and 1 MiB out, in L2, 0.62 / 0.34 in the full run,
 // 0.67-0.79 / 0.45-0.51 in two runs after it; 2 MiB each, in L3, 0.87 / 0.89, then 0.76 /
 // 0.53-0.55). AMD reads one row at a time: on Zen 4 (2026-12-04) 8 side by side halved the
-// rate (256 MiB 1.19 -> 0.64 of the streamed copy, 1 MiB 0.83 -> 0.42).
+// rate (256 MiB 1.19 -> 0.64 of the streamed copy, 1 MiB 0.83 -> 0.42). Open: a guest of the
+// same Intel model with a 480 MiB L3 went the other way (2026-12-06, three runs: one row
+// 0.98-1.03, 8 side by side 0.93; at +16 bytes 0.96 / 0.86-0.87), so "Intel" is not the
+// whole rule (docs/decisions.md, "HARDMAX's long rows are read 8 side by side on Intel").
 // forced_rows_side_by_side (1 one row, 2 eight; 0 the rule) forces it for the benchmark's rows
 // and the tests (detail::force_hardmax_rows_side_by_side).
 inline std::atomic<std::size_t> forced_rows_side_by_side{0};
