@@ -369,7 +369,7 @@ void add_cache_context() {
                       : "HARDMAX's short rows streamed as whole lines prefetch their input 2 KiB ahead (not AMD Zen 4 "
                         "or later)") +
           (simd::intel_cpu() ? "; DIAGONAL_MATRIX(1) rows skip the input under runs of the value, and HARDMAX's "
-                               "FLOAT32 rows of a page or more, from memory, are read 8 side by side (an Intel CPU)"
+                               "FLOAT32 rows of a page or more, from memory, are read 4 side by side (an Intel CPU)"
                              : "; DIAGONAL_MATRIX(1) rows read the input under runs of the value up to 16 KiB, and "
                                "HARDMAX's long rows one at a time (not an Intel CPU)"));
   // The scratch-buffer rates (what a size first met by a split call is decided by), measured
