@@ -88,7 +88,7 @@ inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
   return reduces_last_axis_rows(desc, kernels::hardmax_detail::host_chooses_rows_loop);
 }
 
-// FLOAT32 rows of a page or more, which AVX-512's full-width loop reads 4 side by side on a
+// FLOAT32 rows of a page or more, which AVX-512's full-width loop reads side by side on a
 // dense output by the host (kernels/hardmax_full_width_rows.hpp, side_by_side_rows and
 // long_rows_side_by_side).
 inline bool takes_rows_side_by_side(const Hardmax1Desc& desc) {
@@ -102,7 +102,7 @@ inline bool takes_rows_side_by_side(const Hardmax1Desc& desc) {
 // prefetched, which the rule leaves out for inputs that fit in L2 (these do); rows that take
 // the whole-line loop run with its prefetch forced each way, FLOAT32 medium and long rows
 // and rows of 2 to 16 on each of their two loops, and FLOAT32 rows of a page or more read one
-// at a time and 4 side by side (the rules take one by the CPU's vendor).
+// at a time and side by side (the rules take one by the CPU's vendor).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
@@ -129,7 +129,7 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
   }
   if (takes_rows_side_by_side(desc)) {
     choices.push_back({detail::force_hardmax_rows_side_by_side, 1, "long rows read one at a time"});
-    choices.push_back({detail::force_hardmax_rows_side_by_side, 2, "long rows read 4 side by side"});
+    choices.push_back({detail::force_hardmax_rows_side_by_side, 2, "long rows read side by side"});
   }
   for (const Choice& choice : choices) {
     INFO(choice.name);

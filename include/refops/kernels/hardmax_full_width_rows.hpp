@@ -44,38 +44,39 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 inline std::atomic<std::size_t> forced_rows_loop{0};
 inline bool full_width_loop() { return simd::rule_unless_forced(true, forced_rows_loop); }
 
-// Whether FullWidthRows' long rows are read 4 at a time (FullWidthRows::long_rows): on Intel,
-// where one core reads memory faster from several streams than from one. Rows of 1024 FLOAT32,
-// 256 MiB, one thread, of memcpy in the same run, one row / 4 side by side / 8 side by side:
-// on the Xeon guest with a 105 MiB L3 (family 6 model 167 stepping 8; two runs, quiet)
-// 0.97-0.98 / 1.04-1.05 / 1.07-1.08, at +16 bytes 0.85-0.87 / 0.92-0.97 / 0.95-0.96; on the
-// guest of the same model with a 480 MiB L3 (stepping 1, 2026-12-06, three runs of two
-// binaries alternated) 0.89-0.95 / 1.04-1.05 / 0.94-0.99, at +16 bytes 0.82-0.86 / 0.91-0.96 /
-// 0.83-0.89, and on two threads 4 side by side 1.22-1.25 against 8's 1.12-1.17. Eight led the
-// first guest by 3% and lost to one row on the second (0.93 / 0.86 against 0.98-1.03 / 0.96 on
-// 2026-12-06 in the morning); four is within 3% of the best on both, so four. With the one-row
-// loop's software prefetch per row 4 lost (0.93 / 0.81: the hardware prefetcher follows
-// the page streams by itself; one row without it fell to 0.78-0.80). Only for an input from
-// memory (from_memory: simd::exceeds_cache of the whole call, as RowsInAVector's far prefetch): in the cache no
-// prefetcher needs feeding, and 8 rows at once lost (the first guest, one row / 8 side by side,
-// of memcpy or of the streamed copy: 1 MiB in and 1 MiB out, in L2, 0.62 / 0.34 in the full run,
+// Whether FullWidthRows' long rows are read long_rows_at_once at a time (FullWidthRows::long_rows):
+// on Intel, where one core reads memory faster from several streams than from one. Rows of 1024
+// FLOAT32, 256 MiB, one thread, of memcpy in the same run, one row / 4 side by side / 8 side by
+// side: on the Xeon guest with a 105 MiB L3 (family 6 model 167 stepping 8; two runs, quiet)
+// 0.97-0.98 / 1.04-1.05 / 1.07-1.08, at +16 bytes 0.85-0.87 / 0.92-0.97 / 0.95-0.96; on the guest
+// of the same model with a 480 MiB L3 (stepping 1, 2026-12-06, three runs of two binaries
+// alternated) 0.89-0.95 / 1.04-1.05 / 0.94-0.99, at +16 bytes 0.82-0.86 / 0.91-0.96 / 0.83-0.89,
+// and on two threads 4 side by side 1.22-1.25 against 8's 1.12-1.17. Eight led the first guest by
+// 3% and lost to one row on the second (0.93 / 0.86 against 0.98-1.03 / 0.96 on 2026-12-06 in the
+// morning); four is within 3% of the best on both, so four. With the one-row loop's software
+// prefetch per row 4 lost (0.93 / 0.81: the hardware prefetcher follows the page streams by itself;
+// one row without it fell to 0.78-0.80). Only for an input from memory (from_memory:
+// simd::exceeds_cache of the whole call, as RowsInAVector's far prefetch): in the cache no
+// prefetcher needs feeding, and 8 rows at once lost (the first guest, one row / 8 side by side, of
+// memcpy or of the streamed copy: 1 MiB in and 1 MiB out, in L2, 0.62 / 0.34 in the full run,
 // 0.67-0.79 / 0.45-0.51 in two runs after it; 2 MiB each, in L3, 0.87 / 0.89, then 0.76 /
-// 0.53-0.55). AMD reads one row at a time: on Zen 4 (2026-12-04) 8 side by side halved the
-// rate (256 MiB 1.19 -> 0.64 of the streamed copy, 1 MiB 0.83 -> 0.42); 4 is unmeasured there
+// 0.53-0.55). AMD reads one row at a time: on Zen 4 (2026-12-04) 8 side by side halved the rate
+// (256 MiB 1.19 -> 0.64 of the streamed copy, 1 MiB 0.83 -> 0.42); 4 is unmeasured there
 // (docs/decisions.md, "HARDMAX's long rows are read side by side on Intel").
-// forced_rows_side_by_side (1 one row, 2 four; 0 the rule) forces it for the benchmark's rows
-// and the tests (detail::force_hardmax_rows_side_by_side).
+// forced_rows_side_by_side (1 one row, 2 long_rows_at_once; 0 the rule) forces it for the
+// benchmark's rows and the tests (detail::force_hardmax_rows_side_by_side).
+inline constexpr std::size_t long_rows_at_once = 4;
 inline std::atomic<std::size_t> forced_rows_side_by_side{0};
 inline bool long_rows_side_by_side(bool from_memory) {
   return simd::rule_unless_forced(simd::intel_cpu() && from_memory, forced_rows_side_by_side);
 }
 
 // True for the rows of `row` elements of `element_bytes` that long_rows may read side by side:
-// FLOAT32 rows of a page or more, so 4 rows are 4 pages, the streams the hardware prefetcher
-// follows. Shorter rows side by side are fewer streams read in a different order, and gained
-// nothing on the first guest (a threshold of 256 bytes, one row / 8, of memcpy, two runs: rows of
-// 100 0.86-0.87 / 0.84-0.87, of 250 0.86-0.88 / 0.87-0.89, of 1000 0.89-0.90 / 0.91-0.92). The
-// benchmark's and the tests' forced rows.
+// FLOAT32 rows of a page or more, so each row read at once is a page, a stream the hardware
+// prefetcher follows. Shorter rows side by side are fewer streams read in a different order, and
+// gained nothing on the first guest (a threshold of 256 bytes, one row / 8, of memcpy, two runs:
+// rows of 100 0.86-0.87 / 0.84-0.87, of 250 0.86-0.88 / 0.87-0.89, of 1000 0.89-0.90 / 0.91-0.92).
+// The benchmark's and the tests' forced rows.
 constexpr std::size_t side_by_side_min_row_bytes = 4096;
 constexpr bool side_by_side_rows(std::size_t row, std::size_t element_bytes) {
   return element_bytes == 4 && row * element_bytes >= side_by_side_min_row_bytes;
@@ -190,16 +191,15 @@ struct FullWidthRows {
     run.finish();
   }
 
-  // The first count / 4 * 4 of `count` rows from g, `step` apart, 4 side by side, without
-  // software prefetches (long_rows_side_by_side says why): each batch's first maxima are
-  // queued, and written while the next batch is read, a line per vector loaded (as many lines
-  // as the batch loads, so the queue empties as the scan ends). Leaves the last row started, as
-  // the one-row loop does. Returns the rows done.
-  static constexpr std::size_t rows_at_once = 4;  // long_rows_side_by_side says why
+  // The first count / N * N of `count` rows from g, `step` apart, N = long_rows_at_once side by
+  // side, without software prefetches (long_rows_side_by_side says why): each batch's first maxima
+  // are queued, and written while the next batch is read, a line per vector loaded (as many lines
+  // as the batch loads, so the queue empties as the scan ends). Leaves the last row started, as the
+  // one-row loop does. Returns the rows done.
   template <class Lines>
   [[gnu::always_inline]] static std::size_t rows_side_by_side(Lines& lines, const T* g, std::ptrdiff_t step,
                                                               std::size_t count, std::size_t row, K nan) {
-    constexpr std::size_t N = rows_at_once;
+    constexpr std::size_t N = long_rows_at_once;
     std::size_t queue[N];
     std::size_t queued = 0, taken = 0;
     const auto start_next = [&]() __attribute__((always_inline)) {
