@@ -168,7 +168,8 @@ struct FullWidthRows {
   // Long rows on a dense output: each row's lines written while the next row is read, a line
   // per line it loads (a vector is a line), then what is left; the first line at once, as it
   // completes the line the row before ended in. Side by side (long_rows_side_by_side), rows are
-  // read 8 at a time and the 8 before written meanwhile, a line per line loaded.
+  // read long_rows_at_once at a time and the batch before written meanwhile, a line per line
+  // loaded.
   template <bool Stream>
   static void long_rows(const Plan& plan, const T* in, U* out, K nan, std::size_t call_bytes) {
     const std::size_t row = plan.reduced.sizes[0];
