@@ -228,6 +228,9 @@ inline std::size_t last_level_cache_bytes() { return cache_topology().llc_bytes;
 // input and output in one core's L2 together (store_choice.hpp, choose_stores; the columns'
 // prefetches, hardmax_columns.hpp).
 inline bool input_and_output_fit_in_l2(std::size_t bytes) { return 2 * bytes <= cache_topology().l2_bytes; }
+// Whether they fill it at least: as large as L2 together, they do not stay in it from one call
+// to the next either (the stack and the code share it).
+inline bool input_and_output_fill_l2(std::size_t bytes) { return 2 * bytes >= cache_topology().l2_bytes; }
 
 namespace cache_detail {
 

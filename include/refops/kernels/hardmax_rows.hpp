@@ -1617,6 +1617,7 @@ struct Rows : Lanes<Target, T> {
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .zero_background = zero_background,
             .fills_while_reading = zero_background,  // run_interleaved streams its zeros while it reads
+            .rep_fills_first = zero_background,       // and under rep fills them all before it
             .writes_lines_while_reading = takes_long_rows(plan) || rows_of_whole_vectors || packs_whole_vectors(plan),
             .writes_rows_as_read = rows_of_whole_vectors,
             .streams_in_pieces_while_reading = simd::vector_stores_for<Target>(reinterpret_cast<const K*>(out), row_step,

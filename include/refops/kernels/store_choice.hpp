@@ -66,6 +66,10 @@ struct StoreNeeds {
   // like memcpy, its streamed stores then share the bus with its reads, which a separate
   // fill, however fast, cannot; so a large output streams.
   bool fills_while_reading = false;
+  // Of those, a kernel whose rep path fills its whole output before it reads (HARDMAX's
+  // interleaved rows; the columns fill each tile's rows after reading them): with input and
+  // output as large as L2 together it streams too (choose_stores).
+  bool rep_fills_first = false;
   // The kernel computes each output vector from the input it has just read and stores its
   // lines whole, a row or a few at a time (HARDMAX's long rows, rows of whole vectors, and
   // packed rows several a vector): in cache it streams too where streaming stores are far
@@ -109,8 +113,10 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   output can stay in the cache for whoever reads it next). Except: a kernel that fills
 //   while it reads streams when its input and output together exceed L2 (they cannot stay
 //   in it from one call to the next; at exactly L2, HARDMAX axis 0 at 1 MiB on the Intel
-//   Xeon guest's 2 MiB L2 ran at 0.65-0.69 of memcpy with rep, 0.51-0.59 streamed, and axes
-//   {0,2} tied: docs/decisions.md) and the host's
+//   Xeon guest's 2 MiB L2 ran at 0.65-0.69 of memcpy with rep, 0.51-0.59 streamed: so from L2
+//   on only a kernel whose rep path fills before it reads, rep_fills_first: axes {0,2} there
+//   streamed 0.65-0.73 against rep's 0.57-0.60 in three sessions on two Intel models, a tie in
+//   a fourth: docs/decisions.md) and the host's
 //   measured streaming stores keep up with memset (streaming_keeps_up: 0.8 of it or more;
 //   HARDMAX axes {0,2} at 2 MiB, of memcpy, streamed against through the cache: the Zen 1
 //   guest 0.57-0.63 / 0.41-0.45, the Intel Xeon guest 0.84-0.89 / 0.58-0.64, the Zen 4 guest
@@ -147,11 +153,13 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
     // pay for.
     if constexpr (has_streaming_stores<Target>) {
       const bool past_l2 = !input_and_output_fit_in_l2(bytes);
-      const bool fills_past_l2 = needs.fills_while_reading && past_l2;
+      // Input and output that do not stay in L2 from one call to the next.
+      const bool fills_out_of_l2 =
+          needs.fills_while_reading && (past_l2 || (needs.rep_fills_first && input_and_output_fill_l2(bytes)));
       const bool writes_lines_past_l2 = needs.writes_lines_while_reading && past_l2;
-      if (fills_past_l2 || writes_lines_past_l2) {
+      if (fills_out_of_l2 || writes_lines_past_l2) {
         const StoreRates& rates = store_rates<Target>();
-        if (fills_past_l2 && streaming_keeps_up(rates)) return StoreStrategy::stream;
+        if (fills_out_of_l2 && streaming_keeps_up(rates)) return StoreStrategy::stream;
         const bool streams_whole_lines =
             !needs.stream_splits_lines && !(needs.streams_in_pieces_while_reading && pieces_lose_while_reading(rates));
         const bool streaming_wins = needs.writes_rows_as_read ? streaming_keeps_up(rates) : streaming_far_ahead(rates);
