@@ -35,8 +35,8 @@ REFOPS_DECLARE_PER_ARCH(void force_rows_loop(std::size_t choice);)
 
 // Whether AVX-512's FLOAT32 long rows on a dense output are read side by side
 // (kernels/hardmax_full_width_rows.hpp, long_rows_side_by_side): 1 one row at a time, 2
-// long_rows_at_once rows,
-// for every later call; 0 restores the kernel's rule. Each instruction set keeps its own copy.
+// long_rows_at_once rows, for every later call; 0 restores the kernel's rule. Each instruction
+// set keeps its own copy.
 void force_hardmax_rows_side_by_side(std::size_t choice);
 REFOPS_DECLARE_PER_ARCH(void force_rows_side_by_side(std::size_t choice);)
 

@@ -153,9 +153,10 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
     // pay for.
     if constexpr (has_streaming_stores<Target>) {
       const bool past_l2 = !input_and_output_fit_in_l2(bytes);
-      // Input and output that do not stay in L2 from one call to the next.
+      // Input and output that do not stay in L2 from one call to the next: beyond it, or as large
+      // as it for a kernel whose rep path fills first.
       const bool fills_out_of_l2 =
-          needs.fills_while_reading && (past_l2 || (needs.rep_fills_first && input_and_output_fill_l2(bytes)));
+          needs.fills_while_reading && (needs.rep_fills_first ? input_and_output_fill_l2(bytes) : past_l2);
       const bool writes_lines_past_l2 = needs.writes_lines_while_reading && past_l2;
       if (fills_out_of_l2 || writes_lines_past_l2) {
         const StoreRates& rates = store_rates<Target>();
