@@ -96,9 +96,11 @@ REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_0_2MiB", DataType::float32, {5
 // its whole line, which is off the rows' grid then (Columns::stream_one_lines).
 REFOPS_BENCH_CASE(hardmax_case("f32_512x1024_axis_0_2MiB", DataType::float32, {512, 1024}, {0}, numpy_offset));
 REFOPS_BENCH_CASE(hardmax_case("f32_32x64x256_axes_0_2_2MiB", DataType::float32, {32, 64, 256}, {0, 2}));
-// The listed shapes at 1 MiB as well: the 2 MiB cases read 2 MiB and write 2 MiB, more than a
-// 2 MiB L2 holds, so on such a host (the Intel Xeon guests) only these stay in L2 from one call
-// to the next; on a host whose L2 is 512 KiB (Zen 1, Zen 3) both sizes are in L3.
+// The listed shapes at 1 MiB as well: the 2 MiB cases read 2 MiB and write 2 MiB, twice a 2 MiB
+// L2 (the Intel Xeon guests); these read and write one L2 together, its edge: on the model 207
+// guest a good share of both buffers is in L3 after a call, and the time of one call depends on
+// what ran before it (docs/performance.md, "1 MiB is not in L2 from one call to the next"). On a
+// host whose L2 is 512 KiB (Zen 1, Zen 3) both sizes are in L3.
 REFOPS_BENCH_CASE(hardmax_case("f32_256x1024_axis_last_1MiB", DataType::float32, {256, 1024}, {1}));
 REFOPS_BENCH_CASE(hardmax_case("f32_256x1024_axis_0_1MiB", DataType::float32, {256, 1024}, {0}));
 // FLOAT16 has twice the groups per byte, and so twice the winners to find per byte
