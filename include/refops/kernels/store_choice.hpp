@@ -113,10 +113,12 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   output can stay in the cache for whoever reads it next). Except: a kernel that fills
 //   while it reads streams when its input and output together exceed L2 (they cannot stay
 //   in it from one call to the next; at exactly L2, HARDMAX axis 0 at 1 MiB on the Intel
-//   Xeon guest's 2 MiB L2 ran at 0.65-0.69 of memcpy with rep, 0.51-0.59 streamed: so from L2
-//   on only a kernel whose rep path fills before it reads, rep_fills_first: axes {0,2} there
-//   streamed 0.65-0.73 against rep's 0.57-0.60 in three sessions on two Intel models, a tie in
-//   a fourth: docs/decisions.md) and the host's
+//   Xeon guest's 2 MiB L2 (model 167) ran at 0.65-0.69 of memcpy with rep, 0.51-0.59 streamed,
+//   where on model 207 streamed led, AVX-512 by 3-12%, AVX2 by 14-25%, which no measured rate
+//   tells apart yet (docs/performance.md, "The columns at L2's edge stream faster on this
+//   host"): so from L2 on only a kernel whose rep path fills before it reads, rep_fills_first:
+//   axes {0,2} there streamed 0.65-0.73 against rep's 0.57-0.60 in three sessions on two Intel
+//   models, a tie in a fourth: docs/decisions.md) and the host's
 //   measured streaming stores keep up with memset (streaming_keeps_up: 0.8 of it or more;
 //   HARDMAX axes {0,2} at 2 MiB, of memcpy, streamed against through the cache: the Zen 1
 //   guest 0.57-0.63 / 0.41-0.45, the Intel Xeon guest 0.84-0.89 / 0.58-0.64, the Zen 4 guest
