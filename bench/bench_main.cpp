@@ -82,9 +82,6 @@ const KernelRun& prepared_for(const Case& c) {
   return cache.front().kernel;
 }
 
-// Cases of at least this many output bytes are large: they also run on several threads.
-constexpr std::size_t large_case_bytes = std::size_t{16} << 20;
-
 // The baselines: the case's bytes on `threads` threads, the buffer cut into that many parts of
 // whole cache lines, one per task of the default pool (the pool execute() runs on, so wake-ups
 // cost the same). memset for write-only cases; for read + write cases two copies, glibc's memcpy

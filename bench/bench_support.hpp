@@ -60,6 +60,9 @@ struct Case {
   std::vector<KernelChoice> choices;
 };
 
+// Cases of at least this many output bytes are large: they also run on several threads.
+constexpr std::size_t large_case_bytes = std::size_t{16} << 20;
+
 // Adds a case; call from a static initializer in the operator's benchmark file.
 bool add_case(Case c);
 const std::vector<Case>& cases();

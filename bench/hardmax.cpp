@@ -59,6 +59,12 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
   // (kernels/hardmax_full_width_rows.hpp, long_rows_side_by_side): 1 one row, 2 long_rows_at_once.
   if (last_axis_only && kernels::hardmax_detail::side_by_side_rows(row, size_of(type)))
     c.choices.push_back({"side_by_side", {1, 2}, detail::force_hardmax_rows_side_by_side});
+  // Those long rows, by plain stores, store their zeros beside their reads by where the input is
+  // (kernels/hardmax_full_width_rows.hpp, zeros_beside_reads): 1 lines built a row behind, 2
+  // zeros beside the reads. Only in cache-resident cases: the large ones stream (their plain
+  // rows ran at half the streamed rate), where the choice does not arise.
+  if (last_axis_only && kernels::hardmax_detail::zeros_beside_rows(row, size_of(type)) && bytes < large_case_bytes)
+    c.choices.push_back({"zeros_beside", {1, 2}, detail::force_hardmax_rows_zeros_beside});
   c.prepare = [=]() -> KernelRun {
     auto in = std::make_shared<PageBuffer>(bytes);
     auto out = std::make_shared<PageBuffer>(bytes, 0x5A, out_offset);

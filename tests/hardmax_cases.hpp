@@ -95,14 +95,23 @@ inline bool takes_rows_side_by_side(const Hardmax1Desc& desc) {
   return reduces_last_axis_rows(desc, kernels::hardmax_detail::side_by_side_rows);
 }
 
+// FLOAT32 rows longer than the medium rows' kilobyte, whose zeros AVX-512's full-width loop
+// stores beside its reads on a dense output by plain stores, by where the input is
+// (kernels/hardmax_full_width_rows.hpp, zeros_beside_rows and zeros_beside_reads).
+inline bool takes_rows_zeros_beside(const Hardmax1Desc& desc) {
+  return reduces_last_axis_rows(desc, kernels::hardmax_detail::zeros_beside_rows);
+}
+
 // Runs desc on every path with every store strategy (forced through ExecuteOptions::stores,
 // and chosen per call) and compares the whole output buffer with the oracle's. A kept last
 // axis (the columns path) runs again with passes of 2 rows and of 4 (the rule takes one by
 // the type, the vector width, the vendor and the size), and again with the next pass
 // prefetched, which the rule leaves out for inputs that fit in L2 (these do); rows that take
 // the whole-line loop run with its prefetch forced each way, FLOAT32 medium and long rows
-// and rows of 2 to 16 on each of their two loops, and FLOAT32 rows of a page or more read one
-// at a time and side by side (the rules take one by the CPU's vendor).
+// and rows of 2 to 16 on each of their two loops, FLOAT32 rows of a page or more read one
+// at a time and side by side (the rules take one by the CPU's vendor), and FLOAT32 long rows
+// with their zeros stored beside their reads and with lines built a row behind (the rule takes
+// one by where the input is).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
@@ -130,6 +139,10 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
   if (takes_rows_side_by_side(desc)) {
     choices.push_back({detail::force_hardmax_rows_side_by_side, 1, "long rows read one at a time"});
     choices.push_back({detail::force_hardmax_rows_side_by_side, 2, "long rows read side by side"});
+  }
+  if (takes_rows_zeros_beside(desc)) {
+    choices.push_back({detail::force_hardmax_rows_zeros_beside, 1, "long rows' lines built a row behind"});
+    choices.push_back({detail::force_hardmax_rows_zeros_beside, 2, "long rows' zeros beside their reads"});
   }
   for (const Choice& choice : choices) {
     INFO(choice.name);

@@ -47,6 +47,10 @@ void force_rows_side_by_side(std::size_t choice) {
   kernels::hardmax_detail::forced_rows_side_by_side.store(choice, std::memory_order_relaxed);
 }
 
+void force_rows_zeros_beside(std::size_t choice) {
+  kernels::hardmax_detail::forced_rows_zeros_beside.store(choice, std::memory_order_relaxed);
+}
+
 void run_hardmax(const HardmaxCall& c) {
   switch (c.type) {
     case HardmaxType::float32: return run_typed<float>(c);

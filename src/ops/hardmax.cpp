@@ -51,6 +51,11 @@ void force_hardmax_rows_side_by_side(std::size_t choice) {
   force_on_every_arch(table, choice);
 }
 
+void force_hardmax_rows_zeros_beside(std::size_t choice) {
+  static const auto table = REFOPS_ARCH_TABLE(force_rows_zeros_beside);
+  force_on_every_arch(table, choice);
+}
+
 namespace {
 
 using FL = FeatureLevel;

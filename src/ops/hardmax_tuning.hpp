@@ -40,4 +40,11 @@ REFOPS_DECLARE_PER_ARCH(void force_rows_loop(std::size_t choice);)
 void force_hardmax_rows_side_by_side(std::size_t choice);
 REFOPS_DECLARE_PER_ARCH(void force_rows_side_by_side(std::size_t choice);)
 
+// Whether AVX-512's FLOAT32 long rows on a dense output, by plain stores, store their zeros
+// beside their reads (kernels/hardmax_full_width_rows.hpp, zeros_beside_reads): 1 each row's
+// lines built while the next row is read, 2 zeros beside the reads, for every later call; 0
+// restores the kernel's rule. Each instruction set keeps its own copy.
+void force_hardmax_rows_zeros_beside(std::size_t choice);
+REFOPS_DECLARE_PER_ARCH(void force_rows_zeros_beside(std::size_t choice);)
+
 }  // namespace refops::detail

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 
 #include <refops/kernels/hardmax_rows.hpp>
 #include <refops/kernels/raw_vectors.hpp>
@@ -80,6 +81,33 @@ inline bool long_rows_side_by_side(bool from_memory) {
 constexpr std::size_t side_by_side_min_row_bytes = 4096;
 constexpr bool side_by_side_rows(std::size_t row, std::size_t element_bytes) {
   return element_bytes == 4 && row * element_bytes >= side_by_side_min_row_bytes;
+}
+
+// Whether FullWidthRows' long rows written by plain stores (in the cache: choose_stores) store
+// each vector's zeros beside the read of the same vector and the row's 1 after its scan
+// (long_rows_zeros_beside), rather than building each line, its 1 included, while the next row
+// is read (long_rows). Every output line is then written while its input line is read, as
+// memcpy does, and the scan notes no line. On the Intel Xeon guest (family 6 model 207), one
+// thread, the library's own calls alternated in one process (2026-12-07, us a call, each after
+// two untimed calls and a memcpy): 256 x 1024 (1 MiB in, 1 MiB out: L2's edge) 42.8-54.0
+// against 47.4-60.4, 256 x 1000 42.3-47.6 against 48.3-57.0, 64 x 1024 (in L2) 7.7-7.9 against
+// 8.2-8.4; a rescan of the row for its maximum instead of noting positions gained half as much.
+// In the cache only: from memory the rows read side by side, prefetched
+// (long_rows_side_by_side), and a plain store there reads its line from memory first whichever
+// way (the rule is the input's place, simd::exceeds_cache of the whole call).
+// forced_rows_zeros_beside (1 lines a row behind, 2 zeros beside the reads; 0 the rule) forces
+// it for the benchmark's rows and the tests (detail::force_hardmax_rows_zeros_beside).
+inline std::atomic<std::size_t> forced_rows_zeros_beside{0};
+inline bool zeros_beside_reads(bool from_memory) {
+  return simd::rule_unless_forced(!from_memory, forced_rows_zeros_beside);
+}
+
+// True for the rows of `row` elements of `element_bytes` that are long rows on AVX-512's
+// FLOAT32 loop (longer than the medium rows' block of 1 KiB, Rows::max_medium_row_bytes), for
+// which the choice above applies on a dense output. The benchmark's and the tests' forced rows.
+constexpr std::size_t long_row_min_bytes = 1024 + 1;
+constexpr bool zeros_beside_rows(std::size_t row, std::size_t element_bytes) {
+  return element_bytes == 4 && row * element_bytes >= long_row_min_bytes;
 }
 
 // True for rows of `row` elements of `element_bytes` that FullWidthRows takes where the rule lets
@@ -165,6 +193,7 @@ struct FullWidthRows {
 
 #if defined(__AVX512BW__)
   static_assert(!available || Short::max_short_vectors * Short::lanes == 64, "full_width_rows() states Rows' bound");
+  static_assert(!available || Short::max_medium_row_bytes + 1 == long_row_min_bytes, "zeros_beside_rows() states Rows' bound");
   // Long rows on a dense output: each row's lines written while the next row is read, a line
   // per line it loads (a vector is a line), then what is left; the first line at once, as it
   // completes the line the row before ended in. Side by side (long_rows_side_by_side), rows are
@@ -174,6 +203,7 @@ struct FullWidthRows {
   static void long_rows(const Plan& plan, const T* in, U* out, K nan, std::size_t call_bytes) {
     const std::size_t row = plan.reduced.sizes[0];
     const bool from_memory = simd::exceeds_cache(call_bytes);  // the whole call's input
+    if (!Stream && zeros_beside_reads(from_memory)) return long_rows_zeros_beside(plan, in, out, nan);
     const bool side_by_side = side_by_side_rows(row, sizeof(T)) && long_rows_side_by_side(from_memory);
     simd::RowLines<Target, U, Stream> run(out, U{0}, Traits<T>::one);
     for_each_group_run(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t, std::ptrdiff_t in_step, std::ptrdiff_t,
@@ -190,6 +220,39 @@ struct FullWidthRows {
     });
     run.end();
     run.finish();
+  }
+
+  // Long rows on a dense output by plain stores, in the cache (zeros_beside_reads says why):
+  // each line's zeros stored as the scan reads the row's vector at the same place, the rest
+  // after the scan, and then the row's 1 into a line still in L1. The zeros go out as whole
+  // aligned vectors (a masked part at each end of the row): on an output 16 bytes off the
+  // vector grid, NumPy's, unaligned vectors lost to the lines built a row behind (47.6-51.1
+  // against 46.7-48.8 us a call, 256 x 1024). No software prefetch: in the cache none gained
+  // (docs/performance.md).
+  static void long_rows_zeros_beside(const Plan& plan, const T* in, U* out, K nan) {
+    static_assert(sizeof(U) == 4 && lanes == 16);
+    const std::size_t row = plan.reduced.sizes[0];
+    const __m512i zero = _mm512_setzero_si512();
+    for_each_group_run(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset, std::ptrdiff_t in_step,
+                                      std::ptrdiff_t out_step, std::size_t count) {
+      for (std::size_t j = 0; j < count; ++j, in_offset += in_step, out_offset += out_step) {
+        U* const o = out + out_offset;
+        U* const end = o + row;
+        // The row's elements before the first vector boundary (0 to 15), then whole vectors.
+        const std::size_t head = (simd::cache_line_bytes - reinterpret_cast<std::uintptr_t>(o) % simd::cache_line_bytes) %
+                                 simd::cache_line_bytes / sizeof(U);
+        _mm512_mask_storeu_epi32(o, static_cast<__mmask16>((1u << head) - 1), zero);
+        U* next = o + head;
+        const std::size_t at = first_maximum<simd::StreamPrefetch::none>(
+            in + in_offset, row, nan, [&]() __attribute__((always_inline)) {
+              _mm512_store_si512(next, zero);
+              next += lanes;
+            });
+        for (; next + lanes <= end; next += lanes) _mm512_store_si512(next, zero);
+        _mm512_mask_storeu_epi32(next, static_cast<__mmask16>((1u << (end - next)) - 1), zero);
+        o[at] = Traits<T>::one;
+      }
+    });
   }
 
   // The first count / N * N of `count` rows from g, `step` apart, N = long_rows_at_once side by
