@@ -87,11 +87,13 @@ constexpr bool side_by_side_rows(std::size_t row, std::size_t element_bytes) {
 // each vector's zeros beside the read of the same vector and the row's 1 after its scan
 // (long_rows_zeros_beside), rather than building each line, its 1 included, while the next row
 // is read (long_rows). Every output line is then written while its input line is read, as
-// memcpy does, and the scan notes no line. On the Intel Xeon guest (family 6 model 207), one
+// memcpy does, and the scan builds no line. On the Intel Xeon guest (family 6 model 207), one
 // thread, the library's own calls alternated in one process (2026-12-07, us a call, each after
-// two untimed calls and a memcpy): 256 x 1024 (1 MiB in, 1 MiB out: L2's edge) 42.8-54.0
-// against 47.4-60.4, 256 x 1000 42.3-47.6 against 48.3-57.0, 64 x 1024 (in L2) 7.7-7.9 against
-// 8.2-8.4; a rescan of the row for its maximum instead of noting positions gained half as much.
+// two untimed calls and a memcpy, three rounds): 256 x 1024 (1 MiB in, 1 MiB out: L2's edge)
+// 42.5-51.3 against 48.3-57.3, at +16 bytes 41.1-51.8 against 46.9-58.7, 256 x 1000 40.4-55.8
+// against 47.8-63.9 (the host's speed moved between rounds; each pair 12-17% apart), 64 x 1024
+// (in L2) 7.5-8.9 against 8.2-13.1. A rescan of the row for its
+// maximum, instead of noting positions as the scan does, gained about half as much.
 // In the cache only: from memory the rows read side by side, prefetched
 // (long_rows_side_by_side), and a plain store there reads its line from memory first whichever
 // way (the rule is the input's place, simd::exceeds_cache of the whole call).
