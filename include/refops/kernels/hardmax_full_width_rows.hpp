@@ -229,8 +229,8 @@ struct FullWidthRows {
   // after the scan, and then the row's 1 into a line still in L1. The zeros go out as whole
   // aligned vectors (a masked part at each end of the row): on an output 16 bytes off the
   // vector grid, NumPy's, unaligned vectors lost to the lines built a row behind (47.6-51.1
-  // against 46.7-48.8 us a call, 256 x 1024). No software prefetch: in the cache none gained
-  // (docs/performance.md).
+  // against 46.7-48.8 us a call, 256 x 1024). No software prefetch: the long rows' own
+  // (far_and_near) lost here, 12% at 1 MiB and 2% at 2 MiB (docs/decisions.md).
   static void long_rows_zeros_beside(const Plan& plan, const T* in, U* out, K nan) {
     static_assert(sizeof(U) == 4 && lanes == 16);
     const std::size_t row = plan.reduced.sizes[0];
