@@ -92,8 +92,8 @@ constexpr bool side_by_side_rows(std::size_t row, std::size_t element_bytes) {
 // two untimed calls and a memcpy, three rounds): 256 x 1024 (1 MiB in, 1 MiB out: L2's edge)
 // 42.5-51.3 against 48.3-57.3, at +16 bytes 41.1-51.8 against 46.9-58.7, 256 x 1000 40.4-55.8
 // against 47.8-63.9 (the host's speed moved between rounds; each pair 12-17% apart), 64 x 1024
-// (in L2) 7.5-8.9 against 8.2-13.1. A rescan of the row for its
-// maximum, instead of noting positions as the scan does, gained about half as much.
+// (in L2) 7.5-8.9 against 8.2-13.1. A rescan of the row for its maximum, instead of noting
+// positions as the scan does, gained about half as much.
 // In the cache only: from memory the rows read side by side, prefetched
 // (long_rows_side_by_side), and a plain store there reads its line from memory first whichever
 // way (the rule is the input's place, simd::exceeds_cache of the whole call).
@@ -240,9 +240,9 @@ struct FullWidthRows {
       for (std::size_t j = 0; j < count; ++j, in_offset += in_step, out_offset += out_step) {
         U* const o = out + out_offset;
         U* const end = o + row;
-        // The row's elements before the first vector boundary (0 to 15), then whole vectors.
-        const std::size_t head = (simd::cache_line_bytes - reinterpret_cast<std::uintptr_t>(o) % simd::cache_line_bytes) %
-                                 simd::cache_line_bytes / sizeof(U);
+        // The row's elements before the first vector boundary (a vector is a line: 0 to 15), then
+        // whole vectors.
+        const std::size_t head = simd::elements_to_line<U>(reinterpret_cast<std::uintptr_t>(o));
         _mm512_mask_storeu_epi32(o, static_cast<__mmask16>((1u << head) - 1), zero);
         U* next = o + head;
         const std::size_t at = first_maximum<simd::StreamPrefetch::none>(
