@@ -367,11 +367,11 @@ void add_cache_context() {
                       : "HARDMAX's short rows streamed as whole lines prefetch their input 2 KiB ahead (not AMD Zen 4 "
                         "or later)") +
           (simd::intel_cpu() ? "; DIAGONAL_MATRIX(1) rows skip the input under runs of the value, and HARDMAX's "
-                               "FLOAT32 rows of a page or more, from memory, are read " +
-                                   std::to_string(kernels::hardmax_detail::long_rows_at_once) +
+                               "FLOAT32 rows of a page or more and interleaved groups, from memory, are read " +
+                                   std::to_string(kernels::hardmax_detail::rows_read_at_once) +
                                    " side by side (an Intel CPU)"
                              : std::string("; DIAGONAL_MATRIX(1) rows read the input under runs of the value up to "
-                                           "16 KiB, and HARDMAX's long rows one at a time (not an Intel CPU)")));
+                                           "16 KiB, and HARDMAX's long rows and interleaved groups one row at a time (not an Intel CPU)")));
   // The scratch-buffer rates (what a size first met by a split call is decided by), measured
   // here before any timing; each case's first, untimed call measures its own size
   // (prepared_for).

@@ -88,11 +88,26 @@ inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
   return reduces_last_axis_rows(desc, kernels::hardmax_detail::host_chooses_rows_loop);
 }
 
-// FLOAT32 rows of a page or more, which AVX-512's full-width loop reads side by side on a
-// dense output by the host (kernels/hardmax_full_width_rows.hpp, side_by_side_rows and
-// long_rows_side_by_side).
+// The last axis reduced and a kept axis (longer than 1) after another reduced one: interleaved
+// groups (kernels/hardmax_rows.hpp, run_interleaved), as axes {0, 2}.
+inline bool has_interleaved_groups(const Hardmax1Desc& desc) {
+  const std::size_t rank = desc.input.sizes.size();
+  std::vector<bool> reduced(rank, false);
+  for (std::uint32_t a : desc.axes) reduced[a] = true;
+  if (!reduced[rank - 1]) return false;
+  bool reduced_before = false;
+  for (std::size_t d = 0; d + 1 < rank; ++d) {
+    if (reduced[d]) reduced_before = true;
+    else if (reduced_before && desc.input.sizes[d] > 1) return true;
+  }
+  return false;
+}
+
+// Rows that the host reads side by side (kernels/hardmax_rows.hpp, reads_rows_side_by_side):
+// FLOAT32 rows of a page or more in AVX-512's full-width loop on a dense output
+// (kernels/hardmax_full_width_rows.hpp, side_by_side_rows), and interleaved groups.
 inline bool takes_rows_side_by_side(const Hardmax1Desc& desc) {
-  return reduces_last_axis_rows(desc, kernels::hardmax_detail::side_by_side_rows);
+  return reduces_last_axis_rows(desc, kernels::hardmax_detail::side_by_side_rows) || has_interleaved_groups(desc);
 }
 
 // FLOAT32 rows longer than the medium rows' kilobyte, whose zeros AVX-512's full-width loop
@@ -108,8 +123,8 @@ inline bool takes_rows_zeros_beside(const Hardmax1Desc& desc) {
 // the type, the vector width, the vendor and the size), and again with the next pass
 // prefetched, which the rule leaves out for inputs that fit in L2 (these do); rows that take
 // the whole-line loop run with its prefetch forced each way, FLOAT32 medium and long rows
-// and rows of 2 to 16 on each of their two loops, FLOAT32 rows of a page or more read one
-// at a time and side by side (the rules take one by the CPU's vendor), and FLOAT32 long rows
+// and rows of 2 to 16 on each of their two loops, FLOAT32 rows of a page or more and interleaved
+// groups read one at a time and side by side (the rules take one by the CPU's vendor), and FLOAT32 long rows
 // with their zeros stored beside their reads and with lines built a row behind (the rule takes
 // one by where the input is).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
@@ -137,8 +152,8 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
     choices.push_back({detail::force_hardmax_rows_loop, 2, "rows on the full-width loops"});
   }
   if (takes_rows_side_by_side(desc)) {
-    choices.push_back({detail::force_hardmax_rows_side_by_side, 1, "long rows read one at a time"});
-    choices.push_back({detail::force_hardmax_rows_side_by_side, 2, "long rows read side by side"});
+    choices.push_back({detail::force_hardmax_rows_side_by_side, 1, "rows read one at a time"});
+    choices.push_back({detail::force_hardmax_rows_side_by_side, 2, "rows read side by side"});
   }
   if (takes_rows_zeros_beside(desc)) {
     choices.push_back({detail::force_hardmax_rows_zeros_beside, 1, "long rows' lines built a row behind"});

@@ -322,6 +322,36 @@ TEST_CASE("HARDMAX1 interleaved groups taken a chunk of groups at a time match t
   });
 }
 
+TEST_CASE("HARDMAX1 interleaved groups read side by side: every part length, the groups the parts leave", "[hardmax][generated]") {
+  // Where the host reads rows side by side (kernels/hardmax_rows.hpp, reads_rows_side_by_side),
+  // the interleaved path walks its innermost kept dimension as 4 parts side by side (from 8
+  // groups on), then the groups the parts leave. Kept lengths on either side of whole parts,
+  // with 1 to 3 left; the kept dimension innermost or with another kept one outside it; ties
+  // between rows of a group (small integers), NaNs and infinities in some rows, and the row
+  // that wins in any part.
+  static_assert(kernels::hardmax_detail::rows_read_at_once == 4, "the kept lengths below straddle parts of 4");
+  REFOPS_TEST_RNG(rng);
+  for (std::uint32_t kept : {8u, 9u, 10u, 11u, 12u, 13u, 17u, 35u}) {
+    for (DataType type : {DataType::float32, DataType::float16}) {
+      const std::uint32_t row = rng.chance(0.5) ? 40 : static_cast<std::uint32_t>(rng.between(200, 300));
+      const auto reduced = static_cast<std::uint32_t>(rng.between(2, 9));
+      const bool kept_outside = rng.chance(0.3);
+      const Dims sizes = kept_outside ? Dims{2, reduced, kept, row} : Dims{reduced, kept, row};
+      const Dims axes = kept_outside ? Dims{1, 3} : Dims{0, 2};
+      Hardmax1Desc desc{{type, sizes, {}, 0}, {type, sizes, {}, 0}, axes,
+                        rng.chance(0.5) ? NanMode::propagate : NanMode::ignore};
+      const bool ties = rng.chance(0.5);
+      Buffer in = Buffer::for_tensor(desc.input);
+      for_each_coordinate(sizes, [&](const Dims& c) {
+        double v = ties ? static_cast<double>(rng.between_signed(-3, 3)) : static_cast<double>(rng.between_signed(-30000, 30000)) / 64.0;
+        if (rng.chance(0.002)) v = rng.chance(0.5) ? std::numeric_limits<double>::quiet_NaN() : INFINITY;
+        store(in, desc.input, c, v);
+      });
+      check_all_archs(desc, in, size_of(type) * rng.between(0, 3));
+    }
+  }
+}
+
 TEST_CASE("HARDMAX1 columns, zero-filled and patched or compare-and-selected, match the oracle", "[hardmax][generated]") {
   // The columns path (hardmax_columns.hpp): groups side by side in lanes, reduced several rows
   // at a time; from 32 rows per group on, the output is zero-filled a chunk (64 KiB) at a time

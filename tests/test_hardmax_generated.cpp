@@ -122,12 +122,12 @@ TEST_CASE("HARDMAX1 long rows read side by side: every batch size, strided input
   // AVX-512's FLOAT32 rows of a page or more are read a few at a time on a dense output, each batch
   // written while the next is read and the rows after the last whole batch one at a time
   // (kernels/hardmax_full_width_rows.hpp, rows_side_by_side). Row counts on either side of one
-  // and two batches of 4 (long_rows_at_once), and of 8 (the batch until 2026-12-06); rows a page
+  // and two batches of 4 (rows_read_at_once), and of 8 (the batch until 2026-12-06); rows a page
   // long, off the vector and line grid, and several pages; input rows packed or a drawn pitch
   // apart; a kept dimension whose runs of rows break where the input has a gap between them
   // (each run starts its own batches); outputs off the line; NaN and infinities in some rows
   // (which the key-based scan takes), ties and late maxima.
-  static_assert(kernels::hardmax_detail::long_rows_at_once == 4, "the row counts below straddle batches of 4");
+  static_assert(kernels::hardmax_detail::rows_read_at_once == 4, "the row counts below straddle batches of 4");
   REFOPS_TEST_RNG(rng);
   for (std::uint32_t rows : {1u, 3u, 4u, 5u, 7u, 8u, 9u, 15u, 16u, 17u, 23u}) {
     for (std::uint32_t row : {1024u, 1031u, 1040u, 2100u}) {

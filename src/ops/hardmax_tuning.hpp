@@ -33,10 +33,10 @@ REFOPS_DECLARE_PER_ARCH(void force_line_prefetch(std::size_t choice);)
 void force_hardmax_rows_loop(std::size_t choice);
 REFOPS_DECLARE_PER_ARCH(void force_rows_loop(std::size_t choice);)
 
-// Whether AVX-512's FLOAT32 long rows on a dense output are read side by side
-// (kernels/hardmax_full_width_rows.hpp, long_rows_side_by_side): 1 one row at a time, 2
-// long_rows_at_once rows, for every later call; 0 restores the kernel's rule. Each instruction
-// set keeps its own copy.
+// Whether rows are read side by side (kernels/hardmax_rows.hpp, reads_rows_side_by_side: AVX-512's
+// FLOAT32 long rows on a dense output, and the interleaved groups of axes {0, 2} and the like): 1
+// one row at a time, 2 rows_read_at_once rows, for every later call; 0 restores the kernel's
+// rule. Each instruction set keeps its own copy.
 void force_hardmax_rows_side_by_side(std::size_t choice);
 REFOPS_DECLARE_PER_ARCH(void force_rows_side_by_side(std::size_t choice);)
 

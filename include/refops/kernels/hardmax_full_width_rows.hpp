@@ -45,9 +45,10 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 inline std::atomic<std::size_t> forced_rows_loop{0};
 inline bool full_width_loop() { return simd::rule_unless_forced(true, forced_rows_loop); }
 
-// Whether FullWidthRows' long rows are read long_rows_at_once at a time (FullWidthRows::long_rows):
-// on Intel, where one core reads memory faster from several streams than from one. Rows of 1024
-// FLOAT32, 256 MiB, one thread, of memcpy in the same run, one row / 4 side by side / 8 side by
+// FullWidthRows' long rows are read rows_read_at_once at a time where reads_rows_side_by_side says
+// (hardmax_rows.hpp): on Intel, where one core reads memory faster from several streams than from
+// one, measured here (the rule's evidence for these rows; run_interleaved has its own). Rows of
+// 1024 FLOAT32, 256 MiB, one thread, of memcpy in the same run, one row / 4 side by side / 8 side by
 // side: on the Xeon guest with a 105 MiB L3 (family 6 model 167 stepping 8; two runs, quiet)
 // 0.97-0.98 / 1.04-1.05 / 1.07-1.08, at +16 bytes 0.85-0.87 / 0.92-0.97 / 0.95-0.96; on the guest
 // of the same model with a 480 MiB L3 (stepping 1, 2026-12-06, three runs of two binaries
@@ -64,13 +65,6 @@ inline bool full_width_loop() { return simd::rule_unless_forced(true, forced_row
 // 0.53-0.55). AMD reads one row at a time: on Zen 4 (2026-12-04) 8 side by side halved the rate
 // (256 MiB 1.19 -> 0.64 of the streamed copy, 1 MiB 0.83 -> 0.42); 4 is unmeasured there
 // (docs/decisions.md, "HARDMAX's long rows are read side by side on Intel").
-// forced_rows_side_by_side (1 one row, 2 long_rows_at_once; 0 the rule) forces it for the
-// benchmark's rows and the tests (detail::force_hardmax_rows_side_by_side).
-inline constexpr std::size_t long_rows_at_once = 4;
-inline std::atomic<std::size_t> forced_rows_side_by_side{0};
-inline bool long_rows_side_by_side(bool from_memory) {
-  return simd::rule_unless_forced(simd::intel_cpu() && from_memory, forced_rows_side_by_side);
-}
 
 // True for the rows of `row` elements of `element_bytes` that long_rows may read side by side:
 // FLOAT32 rows of a page or more, so each row read at once is a page, a stream the hardware
@@ -95,7 +89,7 @@ constexpr bool side_by_side_rows(std::size_t row, std::size_t element_bytes) {
 // (in L2) 7.5-8.9 against 8.2-13.1. A rescan of the row for its maximum, instead of noting
 // positions as the scan does, gained about half as much.
 // In the cache only: from memory the rows read side by side, prefetched
-// (long_rows_side_by_side), and a plain store there reads its line from memory first whichever
+// (reads_rows_side_by_side), and a plain store there reads its line from memory first whichever
 // way (the rule is the input's place, simd::exceeds_cache of the whole call).
 // forced_rows_zeros_beside (1 lines a row behind, 2 zeros beside the reads; 0 the rule) forces
 // it for the benchmark's rows and the tests (detail::force_hardmax_rows_zeros_beside).
@@ -198,15 +192,15 @@ struct FullWidthRows {
   static_assert(!available || Short::max_medium_row_bytes + 1 == long_row_min_bytes, "zeros_beside_rows() states Rows' bound");
   // Long rows on a dense output: each row's lines written while the next row is read, a line
   // per line it loads (a vector is a line), then what is left; the first line at once, as it
-  // completes the line the row before ended in. Side by side (long_rows_side_by_side), rows are
-  // read long_rows_at_once at a time and the batch before written meanwhile, a line per line
+  // completes the line the row before ended in. Side by side (reads_rows_side_by_side), rows are
+  // read rows_read_at_once at a time and the batch before written meanwhile, a line per line
   // loaded.
   template <bool Stream>
   static void long_rows(const Plan& plan, const T* in, U* out, K nan, std::size_t call_bytes) {
     const std::size_t row = plan.reduced.sizes[0];
     const bool from_memory = simd::exceeds_cache(call_bytes);  // the whole call's input
     if (!Stream && zeros_beside_reads(from_memory)) return long_rows_zeros_beside(plan, in, out, nan);
-    const bool side_by_side = side_by_side_rows(row, sizeof(T)) && long_rows_side_by_side(from_memory);
+    const bool side_by_side = side_by_side_rows(row, sizeof(T)) && reads_rows_side_by_side(from_memory);
     simd::RowLines<Target, U, Stream> run(out, U{0}, Traits<T>::one);
     for_each_group_run(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t, std::ptrdiff_t in_step, std::ptrdiff_t,
                                       std::size_t count) {
@@ -257,15 +251,15 @@ struct FullWidthRows {
     });
   }
 
-  // The first count / N * N of `count` rows from g, `step` apart, N = long_rows_at_once side by
-  // side, without software prefetches (long_rows_side_by_side says why): each batch's first maxima
+  // The first count / N * N of `count` rows from g, `step` apart, N = rows_read_at_once side by
+  // side, without software prefetches (the measurements over side_by_side_rows say why): each batch's first maxima
   // are queued, and written while the next batch is read, a line per vector loaded (as many lines
   // as the batch loads, so the queue empties as the scan ends). Leaves the last row started, as the
   // one-row loop does. Returns the rows done.
   template <class Lines>
   [[gnu::always_inline]] static std::size_t rows_side_by_side(Lines& lines, const T* g, std::ptrdiff_t step,
                                                               std::size_t count, std::size_t row, K nan) {
-    constexpr std::size_t N = long_rows_at_once;
+    constexpr std::size_t N = rows_read_at_once;
     std::size_t queue[N];
     std::size_t queued = 0, taken = 0;
     const auto start_next = [&]() __attribute__((always_inline)) {
@@ -330,7 +324,7 @@ struct FullWidthRows {
   // vector there, so the rows are N streams read at once (long_rows: a core reads memory faster
   // from several streams than from one). at[r]: row r's first maximum, or -1. each_vector()
   // runs after each row's whole vector but the first vector of the rows. Ask: what each row asks
-  // for ahead of it (none for the rows side by side: long_rows_side_by_side says why).
+  // for ahead of it (none for the rows side by side: the measurements over side_by_side_rows say why).
   template <simd::StreamPrefetch Ask, std::size_t N, class EachVector>
   [[gnu::always_inline]] static void scan_rows(const float* const* p, std::size_t n, std::ptrdiff_t* at_out,
                                                EachVector each_vector) {

@@ -56,6 +56,19 @@ inline bool whole_line_prefetch() {
   return simd::rule_unless_forced(!simd::amd_zen4_or_later(), forced_line_prefetch);
 }
 
+// Whether rows are read rows_read_at_once side by side, each its own stream, rather than one after
+// another: on Intel, where one core reads memory faster from several streams than from one, for an
+// input from memory (from_memory: simd::exceeds_cache of the whole call; in the cache no
+// prefetcher needs feeding). Two loops take it: FullWidthRows' long rows (hardmax_full_width_rows.hpp,
+// with the measurements that chose 4) and the interleaved groups (run_interleaved, with theirs).
+// forced_rows_side_by_side (1 one row at a time, 2 side by side; 0 the rule) forces it for the
+// benchmark's rows and the tests (detail::force_hardmax_rows_side_by_side).
+inline constexpr std::size_t rows_read_at_once = 4;
+inline std::atomic<std::size_t> forced_rows_side_by_side{0};
+inline bool reads_rows_side_by_side(bool from_memory) {
+  return simd::rule_unless_forced(simd::intel_cpu() && from_memory, forced_rows_side_by_side);
+}
+
 // True for packed rows of `row` elements of `element_bytes` (FLOAT32 or FLOAT16) whose streamed
 // blocks take the whole-line loop: longer than one AVX2 vector, shorter than two, and 8 of them
 // (a raw-bit block) whole cache lines: 10, 12 or 14 FLOAT32, 20, 24 or 28 FLOAT16. The loop's
@@ -1631,7 +1644,9 @@ struct Rows : Lanes<Target, T> {
   // memory order).
   static constexpr std::size_t interleaved_capacity = 1024;
 
-  static void run_interleaved(const Plan& plan, const T* in, U* out, K nan, StoreStrategy stores) {
+  // call_bytes: the whole call's input bytes (a split call's whole), for reads_rows_side_by_side.
+  static void run_interleaved(const Plan& plan, const T* in, U* out, K nan, StoreStrategy stores,
+                              std::size_t call_bytes) {
     const simd::LoopNest<2>& all = plan.all;
     const std::size_t outer = all.rank - 1;  // every dimension but the row
     const std::size_t row = all.sizes[outer];
@@ -1687,6 +1702,27 @@ struct Rows : Lanes<Target, T> {
     if (one_writer)
       zeros.advance(simd::lead_apart_from_loads(reinterpret_cast<std::uintptr_t>(out), reinterpret_cast<std::uintptr_t>(in),
                                                 simd::cache_line_bytes) / sizeof(U));
+    // Rows read side by side (reads_rows_side_by_side): where the innermost walked dimension is a
+    // kept one (a run of groups, a row of each), it is walked as rows_read_at_once parts side by
+    // side. The parts hold different groups, so each group still meets its rows in order, and the
+    // zeros still go out in order, a line per line loaded. Axes {0, 2} of 256 x 1024 x 256 FLOAT32,
+    // one thread, one process (us a call against memcpy's of the same buffers, three rounds): one
+    // row at a time 0.79-0.83 of memcpy, 2 parts 0.96-0.99, 4 parts 0.97-1.00; at +16 bytes 0.80-0.83
+    // / 0.89-0.91 / 0.88-0.94 (the Intel Xeon guest, family 6 model 207, 2026-12-07). With the parts,
+    // the rows' own prefetches (scan_float_bits) still led: 2 KiB ahead into L2 and 512 bytes into
+    // L1 0.96, into L2 alone 0.91-0.94, none 0.89.
+    // Not where each row streams its own output row's zeros (row_zeros below) and those rows share
+    // lines: a line begun by one row and ended by its neighbour, a part away, is written apart in
+    // time (two threads at +16 bytes: 0.80 of memcpy one row at a time, 0.53 in parts).
+    const bool rows_share_lines = [&] {
+      if (reinterpret_cast<std::uintptr_t>(out) % simd::cache_line_bytes != 0) return true;
+      if (row * sizeof(U) % simd::cache_line_bytes != 0) return true;
+      for (std::size_t d = 0; d < outer; ++d)
+        if (static_cast<std::size_t>(all.strides[1][d]) * sizeof(U) % simd::cache_line_bytes != 0) return true;
+      return false;
+    }();
+    const bool side_by_side = reads_rows_side_by_side(simd::exceeds_cache(call_bytes)) &&
+                              !(zeros_while_reading && !one_writer && rows_share_lines);
     simd::for_each_offset(outside, outside.rank, [&](const std::array<std::ptrdiff_t, 2>& base) {
       for (std::size_t c0 = 0; c0 < all.sizes[split]; c0 += units_per_chunk) {
         const std::size_t units = std::min(units_per_chunk, all.sizes[split] - c0);
@@ -1696,7 +1732,7 @@ struct Rows : Lanes<Target, T> {
             walk.push(d == split ? units : all.sizes[d], {all.strides[0][d], all.strides[1][d], group_step[d], row_step[d]});
         const T* chunk_in = in + base[0] + static_cast<std::ptrdiff_t>(c0) * all.strides[0][split];
         U* chunk_out = out + base[1] + static_cast<std::ptrdiff_t>(c0) * all.strides[1][split];
-        simd::for_each_offset(walk, walk.rank, [&](const std::array<std::ptrdiff_t, 4>& at) {
+        const auto visit = [&](const std::array<std::ptrdiff_t, 4>& at) __attribute__((always_inline)) {
           const T* p = chunk_in + at[0];
           GroupBest& g = best[static_cast<std::size_t>(at[2])];
           // The group's best so far as the row's starting point: a row that cannot beat it
@@ -1714,7 +1750,11 @@ struct Rows : Lanes<Target, T> {
           }
           if (at[3] == 0 || key > g.key)
             g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
-        });
+        };
+        const std::size_t inner = walk.rank - 1;  // walk.rank >= 2: a kept dimension between reduced ones
+        const bool inner_kept = walk.strides[2][inner] != 0;  // a group step: kept
+        const std::size_t parts = side_by_side && inner_kept && walk.sizes[inner] >= 2 * rows_read_at_once ? rows_read_at_once : 1;
+        simd::for_each_offset_in_parts(walk, walk.rank, parts, visit);
         if (zeros_while_reading) {
           zeros.finish();
           simd::finish_stores<Target>(stores);  // the ones below land in streamed lines
@@ -1729,10 +1769,10 @@ struct Rows : Lanes<Target, T> {
     });
   }
 
-  // call_bytes: the whole call's (a split call's whole), which the other rows paths decide by
-  // whether their input comes from memory; this loop does not ask.
+  // call_bytes: the whole call's (a split call's whole), which the paths decide by whether their
+  // input comes from memory.
   static void run_rows(const Plan& plan, const T* in, T* out_elements, NanMode mode, StoreStrategy stores,
-                       std::size_t /*call_bytes*/) {
+                       std::size_t call_bytes) {
     U* out = reinterpret_cast<U*>(out_elements);
     const simd::LoopNest<2>& red = plan.reduced;
     const std::size_t outer = red.rank - 1;  // the reduced dimensions outside the row
@@ -1769,7 +1809,7 @@ struct Rows : Lanes<Target, T> {
       }
       if (takes_short_loops(plan)) return tiny_rows(plan.kept, row, in, out, nan, stores);  // shorter than a vector
     }
-    if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores);
+    if (takes_interleaved(plan)) return run_interleaved(plan, in, out, nan, stores, call_bytes);
     if (takes_medium_rows(plan)) return run_medium_rows(plan.kept, row, in, out, nan, stores, dense_output(plan.all));
     if (takes_long_rows(plan)) return run_long_rows(plan.kept, row, in, out, nan, stop, stores);
     for_each_group(plan.kept, [&](std::ptrdiff_t in_offset, std::ptrdiff_t out_offset) {

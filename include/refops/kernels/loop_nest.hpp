@@ -108,4 +108,24 @@ void for_each_offset(const LoopNest<K>& nest, std::size_t rank, F&& f) {
   }
 }
 
+// for_each_offset over the first `rank` dimensions, but the innermost of them taken as `parts`
+// equal parts side by side: coordinate j of each part in turn, then in order the coordinates the
+// parts leave (fewer than `parts`). A loop that reads a row per coordinate then reads `parts`
+// streams at once. The other dimensions come in for_each_offset's order.
+template <std::size_t K, class F>
+void for_each_offset_in_parts(const LoopNest<K>& nest, std::size_t rank, std::size_t parts, F&& f) {
+  if (rank == 0 || parts < 2) return for_each_offset(nest, rank, f);
+  const std::size_t inner = rank - 1, size = nest.sizes[inner], part = size / parts;
+  for_each_offset(nest, inner, [&](const std::array<std::ptrdiff_t, K>& base) {
+    std::array<std::ptrdiff_t, K> at;
+    const auto visit = [&](std::size_t j) {
+      for (std::size_t k = 0; k < K; ++k) at[k] = base[k] + static_cast<std::ptrdiff_t>(j) * nest.strides[k][inner];
+      f(static_cast<const std::array<std::ptrdiff_t, K>&>(at));
+    };
+    for (std::size_t j = 0; j < part; ++j)
+      for (std::size_t q = 0; q < parts; ++q) visit(q * part + j);
+    for (std::size_t j = parts * part; j < size; ++j) visit(j);
+  });
+}
+
 }  // namespace refops::simd::inline REFOPS_KERNEL_ABI
