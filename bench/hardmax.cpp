@@ -58,8 +58,8 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
   // AVX-512's FLOAT32 long rows on a dense output, and interleaved groups (axes {0, 2}), are read
   // side by side by the host (kernels/hardmax_rows.hpp, reads_rows_side_by_side): 1 one row, 2
   // rows_read_at_once.
-  const bool interleaved = axes.size() == 2 && axes[0] == 0 && axes[1] == 2 && sizes.size() == 3;
-  if ((last_axis_only && kernels::hardmax_detail::side_by_side_rows(row, size_of(type))) || interleaved)
+  if ((last_axis_only && kernels::hardmax_detail::side_by_side_rows(row, size_of(type))) ||
+      kernels::hardmax_detail::interleaved_groups(sizes, axes))
     c.choices.push_back({"side_by_side", {1, 2}, detail::force_hardmax_rows_side_by_side});
   // Those long rows, by plain stores, store their zeros beside their reads by where the input is
   // (kernels/hardmax_full_width_rows.hpp, zeros_beside_reads): 1 lines built a row behind, 2

@@ -88,26 +88,13 @@ inline bool takes_full_width_rows(const Hardmax1Desc& desc) {
   return reduces_last_axis_rows(desc, kernels::hardmax_detail::host_chooses_rows_loop);
 }
 
-// The last axis reduced and a kept axis (longer than 1) after another reduced one: interleaved
-// groups (kernels/hardmax_rows.hpp, run_interleaved), as axes {0, 2}.
-inline bool has_interleaved_groups(const Hardmax1Desc& desc) {
-  const std::size_t rank = desc.input.sizes.size();
-  std::vector<bool> reduced(rank, false);
-  for (std::uint32_t a : desc.axes) reduced[a] = true;
-  if (!reduced[rank - 1]) return false;
-  bool reduced_before = false;
-  for (std::size_t d = 0; d + 1 < rank; ++d) {
-    if (reduced[d]) reduced_before = true;
-    else if (reduced_before && desc.input.sizes[d] > 1) return true;
-  }
-  return false;
-}
-
 // Rows that the host reads side by side (kernels/hardmax_rows.hpp, reads_rows_side_by_side):
 // FLOAT32 rows of a page or more in AVX-512's full-width loop on a dense output
-// (kernels/hardmax_full_width_rows.hpp, side_by_side_rows), and interleaved groups.
+// (kernels/hardmax_full_width_rows.hpp, side_by_side_rows), and interleaved groups
+// (kernels/hardmax_rows.hpp, interleaved_groups).
 inline bool takes_rows_side_by_side(const Hardmax1Desc& desc) {
-  return reduces_last_axis_rows(desc, kernels::hardmax_detail::side_by_side_rows) || has_interleaved_groups(desc);
+  return reduces_last_axis_rows(desc, kernels::hardmax_detail::side_by_side_rows) ||
+         kernels::hardmax_detail::interleaved_groups(desc.input.sizes, desc.axes);
 }
 
 // FLOAT32 rows longer than the medium rows' kilobyte, whose zeros AVX-512's full-width loop

@@ -252,10 +252,10 @@ struct FullWidthRows {
   }
 
   // The first count / N * N of `count` rows from g, `step` apart, N = rows_read_at_once side by
-  // side, without software prefetches (the measurements over side_by_side_rows say why): each batch's first maxima
-  // are queued, and written while the next batch is read, a line per vector loaded (as many lines
-  // as the batch loads, so the queue empties as the scan ends). Leaves the last row started, as the
-  // one-row loop does. Returns the rows done.
+  // side, without software prefetches (the measurements over side_by_side_rows say why): each
+  // batch's first maxima are queued, and written while the next batch is read, a line per vector
+  // loaded (as many lines as the batch loads, so the queue empties as the scan ends). Leaves the
+  // last row started, as the one-row loop does. Returns the rows done.
   template <class Lines>
   [[gnu::always_inline]] static std::size_t rows_side_by_side(Lines& lines, const T* g, std::ptrdiff_t step,
                                                               std::size_t count, std::size_t row, K nan) {
@@ -324,7 +324,8 @@ struct FullWidthRows {
   // vector there, so the rows are N streams read at once (long_rows: a core reads memory faster
   // from several streams than from one). at[r]: row r's first maximum, or -1. each_vector()
   // runs after each row's whole vector but the first vector of the rows. Ask: what each row asks
-  // for ahead of it (none for the rows side by side: the measurements over side_by_side_rows say why).
+  // for ahead of it (none for the rows side by side: the measurements over side_by_side_rows say
+  // why).
   template <simd::StreamPrefetch Ask, std::size_t N, class EachVector>
   [[gnu::always_inline]] static void scan_rows(const float* const* p, std::size_t n, std::ptrdiff_t* at_out,
                                                EachVector each_vector) {

@@ -69,6 +69,23 @@ inline bool reads_rows_side_by_side(bool from_memory) {
   return simd::rule_unless_forced(simd::intel_cpu() && from_memory, forced_rows_side_by_side);
 }
 
+// True where `axes` of a tensor of `sizes` reduce the last axis and a kept axis longer than 1
+// comes after a reduced one: interleaved groups (Rows::run_interleaved, where its state pays),
+// which read rows side by side by the rule above. The benchmark's and the tests' forced rows, as
+// side_by_side_rows is for the long rows.
+inline bool interleaved_groups(const Dims& sizes, const Dims& axes) {
+  unsigned reduced = 0;
+  for (std::uint32_t a : axes) reduced |= 1u << a;
+  const std::size_t last = sizes.size() - 1;
+  if (((reduced >> last) & 1u) == 0) return false;
+  bool reduced_before = false;
+  for (std::size_t d = 0; d < last; ++d) {
+    if (((reduced >> d) & 1u) != 0) reduced_before = true;
+    else if (reduced_before && sizes[d] > 1) return true;
+  }
+  return false;
+}
+
 // True for packed rows of `row` elements of `element_bytes` (FLOAT32 or FLOAT16) whose streamed
 // blocks take the whole-line loop: longer than one AVX2 vector, shorter than two, and 8 of them
 // (a raw-bit block) whole cache lines: 10, 12 or 14 FLOAT32, 20, 24 or 28 FLOAT16. The loop's
@@ -1753,7 +1770,8 @@ struct Rows : Lanes<Target, T> {
         };
         const std::size_t inner = walk.rank - 1;  // walk.rank >= 2: a kept dimension between reduced ones
         const bool inner_kept = walk.strides[2][inner] != 0;  // a group step: kept
-        const std::size_t parts = side_by_side && inner_kept && walk.sizes[inner] >= 2 * rows_read_at_once ? rows_read_at_once : 1;
+        const std::size_t parts =
+            side_by_side && inner_kept && walk.sizes[inner] >= 2 * rows_read_at_once ? rows_read_at_once : 1;
         simd::for_each_offset_in_parts(walk, walk.rank, parts, visit);
         if (zeros_while_reading) {
           zeros.finish();
