@@ -519,9 +519,25 @@ struct Columns : Lanes<Target, T> {
 
   // Folds rows[0..count), positions first, first + 1, ..., into the state of groups [0, n);
   // position 0 starts it. Fixed != 0: count is Fixed and first is not 0.
+  // Split positions whose high halves are all zero so far and stay so in this pass (below
+  // 2^16, every FLOAT16 reduction of fewer rows) leave index_high alone: the first pass
+  // zeroes it and the others neither load, select nor store it. A load, a select and a store
+  // fewer per vector and pass, in a fold whose state's loads and stores are most of its memory
+  // operations (FLOAT16 axis 0 of 512 x 1024 at 1 MiB, docs/performance.md).
   template <Compare C, std::size_t Fixed, class Lines>
   static void fold(const T* const* all_rows, std::size_t any_count, std::size_t n, K nan_scalar, K* key, K* index,
                    K* index_high, std::uint64_t first, std::ptrdiff_t ahead, Lines& lines) {
+    const std::uint64_t end = first + (Fixed != 0 ? Fixed : any_count);
+    if (split_positions && end > std::uint64_t{1} << 16)
+      return fold_lanes<C, Fixed, true>(all_rows, any_count, n, nan_scalar, key, index, index_high, first, ahead, lines);
+    fold_lanes<C, Fixed, false>(all_rows, any_count, n, nan_scalar, key, index, index_high, first, ahead, lines);
+  }
+
+  // fold, with index_high's lanes (HighLanes) or without (their high halves zero).
+  template <Compare C, std::size_t Fixed, bool HighLanes, class Lines>
+  static void fold_lanes(const T* const* all_rows, std::size_t any_count, std::size_t n, K nan_scalar, K* key,
+                         K* index, K* index_high, std::uint64_t first, std::ptrdiff_t ahead, Lines& lines) {
+    constexpr bool high_lanes = split_positions && HighLanes;
     const std::size_t count = Fixed != 0 ? Fixed : any_count;
     // A fixed pass's row pointers by value: through the caller's array they were loaded again
     // after every store of the state, which may alias them.
@@ -550,7 +566,7 @@ struct Columns : Lanes<Target, T> {
       B at(K(0)), at_high(K(0));
       const auto load_positions = [&] {
         at = B::load_aligned(index + i);
-        if constexpr (split_positions) at_high = B::load_aligned(index_high + i);
+        if constexpr (high_lanes) at_high = B::load_aligned(index_high + i);
       };
       bool changed = true;
       if (Fixed == 0 && first == 0) {
@@ -571,7 +587,7 @@ struct Columns : Lanes<Target, T> {
           const auto w = wins<C>(x, best);
           best = xsimd::select(w, x, best);
           at = select_position<F>(w, B(low(first + r)), at);
-          if constexpr (split_positions) at_high = select_position<F>(w, B(high(first + r)), at_high);
+          if constexpr (high_lanes) at_high = select_position<F>(w, B(high(first + r)), at_high);
         }
       };
       // A pass's maximum per lane into the state where it wins (w): the pass's first position.
@@ -581,7 +597,7 @@ struct Columns : Lanes<Target, T> {
         load_positions();
         best = xsimd::select(w, top, best);
         at = select_position<F>(w, B(low(first)), at);
-        if constexpr (split_positions) at_high = select_position<F>(w, B(high(first)), at_high);
+        if constexpr (high_lanes) at_high = select_position<F>(w, B(high(first)), at_high);
       };
       if constexpr (C == Compare::keys && Fixed != 0 && simd::native_16bit_extremes<Target, K>) {
         // FLOAT16: the pass's maximum key per lane from three extremes of the raw bits, one
@@ -641,7 +657,10 @@ struct Columns : Lanes<Target, T> {
         if constexpr (std::is_same_v<F, B>) best.store_aligned(key + i);
         else xsimd::bitwise_cast<B>(best).store_aligned(key + i);
         at.store_aligned(index + i);
-        if constexpr (split_positions) at_high.store_aligned(index_high + i);
+        // Without high lanes at_high stays zero: the first pass stores it, the others keep it.
+        if constexpr (high_lanes) at_high.store_aligned(index_high + i);
+        else if constexpr (split_positions)
+          if (first == 0) at_high.store_aligned(index_high + i);
       }
       for (std::size_t line = simd::cache_line_bytes; line <= count * sizeof(B); line += simd::cache_line_bytes) writes.step();
     }
