@@ -147,7 +147,8 @@ struct Columns : Lanes<Target, T> {
     return {.output_bytes = output_bytes,
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .zero_background = zero_background,
-            .fills_while_reading = zero_background};
+            .fills_while_reading = zero_background,
+            .reduction_outlasts_a_copy = zero_background && std::is_same_v<T, float16>};
   }
 
   // Calls f(input offset, output offset, n, g) for every tile: n neighbouring groups, the first

@@ -70,6 +70,11 @@ struct StoreNeeds {
   // interleaved rows; the columns fill each tile's rows after reading them): with input and
   // output as large as L2 together it streams too (choose_stores).
   bool rep_fills_first = false;
+  // Of those, a kernel whose reduction alone takes about as long as a copy of its bytes
+  // (HARDMAX's FLOAT16 columns: twice FLOAT32's groups per byte, 0.90 of a memcpy's time at
+  // 1 MiB, perf): its streamed zeros hide under the reduction, where rep's fill after the reads
+  // adds its whole time. With input and output as large as L2 together it streams too.
+  bool reduction_outlasts_a_copy = false;
   // The kernel computes each output vector from the input it has just read and stores its
   // lines whole, a row or a few at a time (HARDMAX's long rows, rows of whole vectors, and
   // packed rows several a vector): in cache it streams too where streaming stores are far
@@ -118,7 +123,9 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   tells apart yet (docs/performance.md, "The columns at L2's edge stream faster on this
 //   host"): so from L2 on only a kernel whose rep path fills before it reads, rep_fills_first:
 //   axes {0,2} there streamed 0.65-0.73 against rep's 0.57-0.60 in three sessions on two Intel
-//   models, a tie in a fourth: docs/decisions.md) and the host's
+//   models, a tie in a fourth: docs/decisions.md), or whose reduction outlasts a copy,
+//   reduction_outlasts_a_copy: FLOAT16's columns at 1 MiB led streamed on both models,
+//   0.93-0.94 of stream with rep on model 167, 0.85-0.95 on model 207) and the host's
 //   measured streaming stores keep up with memset (streaming_keeps_up: 0.8 of it or more;
 //   HARDMAX axes {0,2} at 2 MiB, of memcpy, streamed against through the cache: the Zen 1
 //   guest 0.57-0.63 / 0.41-0.45, the Intel Xeon guest 0.84-0.89 / 0.58-0.64, the Zen 4 guest
@@ -158,7 +165,8 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
       // Input and output that do not stay in L2 from one call to the next: beyond it, or as large
       // as it for a kernel whose rep path fills first.
       const bool fills_out_of_l2 =
-          needs.fills_while_reading && (needs.rep_fills_first ? input_and_output_fill_l2(bytes) : past_l2);
+          needs.fills_while_reading &&
+          (needs.rep_fills_first || needs.reduction_outlasts_a_copy ? input_and_output_fill_l2(bytes) : past_l2);
       const bool writes_lines_past_l2 = needs.writes_lines_while_reading && past_l2;
       if (fills_out_of_l2 || writes_lines_past_l2) {
         const StoreRates& rates = store_rates<Target>();
