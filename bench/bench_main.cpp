@@ -353,7 +353,9 @@ void add_cache_context() {
           (simd::rep_beats_patches_in_l1() ? "ONE_HOT rows too (an Intel CPU)" : "plain for ONE_HOT rows (not an Intel CPU)") +
           "; above it, for a zero background, rep or stream by the measured rates); else plain below the "
           "threshold, stream above; in the cache too, when input and output together exceed " +
-          mib(simd::cache_topology().l2_bytes) + " (L2), HARDMAX's reductions and rows of whole vectors stream " +
+          mib(simd::cache_topology().l2_bytes) +
+          " (L2; or equal it, for the interleaved groups and FLOAT16's columns), HARDMAX's reductions and rows of "
+          "whole vectors stream " +
           format("where streaming stores reach %.2g of memset", simd::keeps_up_bar) +
           format(", its long rows and packed rows where they beat it %.2g times", simd::far_ahead_bar) +
           (simd::stores_from_environment() ? std::string("; REFOPS_STORES forces ") +
