@@ -12,9 +12,9 @@
 // - the output is all zeros but one 1 per group. With enough rows per group it is zero-filled
 //   by the store strategy a chunk of rows at a time, and each chunk's ones are written right
 //   after its zeros, while its lines are still in L1/L2 (the groups are ordered by chunk with
-//   a counting sort on the stack); under `rep` with contiguous rows, one memset of the whole
-//   tile and then the ones (rep stosb is fast only in large calls: docs/decisions.md, "Store
-//   strategy"); streamed while the input is read (run_columns), the zeros go out first and
+//   a counting sort on the stack); under `rep` with contiguous rows, a memset of each pass's
+//   rows right after the pass reads them, and the ones after the reduction (run_columns);
+//   streamed while the input is read (run_columns), the zeros go out first and
 //   each 1 after them as its whole line streamed again (stream_one_lines). Groups of few rows
 //   write each output row as a compare-and-select of the winning positions instead.
 // No transpose, no copy of the input, no allocation. Semantics: hardmax_core.hpp.
@@ -184,7 +184,24 @@ struct Columns : Lanes<Target, T> {
     // reads at 12-13 GB/s alone and memcpy moves 10.5 each way: 0.82 of memcpy at best).
     const bool zeros_while_reading = fills_while_reading(plan, stores, contiguous);
     const Passes passes = passes_for(call_bytes, forced_pass_rows, zeros_while_reading);
+    // Under rep, the zeros of a contiguous output a pass at a time, each pass's rows right after
+    // the pass reads them (PassZeros): the fill's stores then overlap the next pass's loads,
+    // where one memset after the reduction (write_patched) came after all of them. On the
+    // Intel Xeon guest (family 6 model 207, 2 MiB L2), AVX-512, axis 0 at 1 MiB, two rounds
+    // alternated with the one memset: FLOAT32 256 x 1024 0.68 -> 0.75-0.76 of memcpy, FLOAT16
+    // 512 x 1024 0.55-0.57 -> 0.62-0.63; in process 128 x 1024 FLOAT32 24.1 -> 20.6 us a call;
+    // the AVX2 path's slower reduction gained nothing (0.54 -> 0.55), nor rows of 16 KiB
+    // (passes of 64 KiB, 64 x 4096: a tie). A loop reading 1 MiB with no compute beside it
+    // (docs/decisions.md, "Columns"): a memset after all the reads 0.79 of memcpy, after each
+    // 16 KiB read 0.89 (4 KiB 0.86, 64 KiB 0.87, 256 KiB 0.83), the size of most passes
+    // (4 rows, of 4 KiB after reduce_grouped).
+    const bool zeros_after_passes = !zeros_while_reading && stores == StoreStrategy::rep && contiguous && patches(plan);
     for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::size_t n, std::size_t) {
+      if (zeros_after_passes) {
+        PassZeros zeros{out + o};
+        reduce(plan.reduced, in + i, n, mode, passes, nan, key, index, index_high, zeros);
+        return write(plan, out + o, n, index, index_high, stores, contiguous, true);
+      }
       if (!zeros_while_reading) {
         reduce(plan.reduced, in + i, n, mode, passes, nan, key, index, index_high);
         return write(plan, out + o, n, index, index_high, stores, contiguous);
@@ -258,6 +275,27 @@ struct Columns : Lanes<Target, T> {
     }
     (void)rows, (void)o, (void)n, (void)index, (void)index_high;
     return false;
+  }
+
+  // rep's zeros a pass at a time (run_columns): after each pass of the reduction, one memset
+  // of the output rows that pass read. A tile's rows follow each other in input and output
+  // alike (contiguous_rows), so the rows read so far are the output's first elements. The
+  // passes call rows_read (below); step(), the streamed writers' call per line loaded, does
+  // nothing.
+  struct PassZeros {
+    U* next;
+    template <std::size_t Lines = 1>
+    [[gnu::always_inline]] void step() {}
+    void rows_read(std::size_t elements) {
+      simd::fill_span<Target>(next, elements, U{0}, StoreStrategy::rep);
+      next += elements;
+    }
+  };
+  // After a pass of `elements` input elements (its rows times the groups read): PassZeros
+  // fills their output; the other writers have nothing to do.
+  template <class Lines>
+  [[gnu::always_inline]] static void rows_read(Lines& lines, std::size_t elements) {
+    if constexpr (requires { lines.rows_read(elements); }) lines.rows_read(elements);
   }
 
   // Whether run_columns streams the output's zeros while it reads (see there).
@@ -354,6 +392,7 @@ struct Columns : Lanes<Target, T> {
     const T* rest[max_rows_grouped];
     for (std::uint64_t r = done; r < rows; ++r) rest[r - done] = g + static_cast<std::ptrdiff_t>(r) * reduced.strides[0][0];
     fold<C, 0>(rest, static_cast<std::size_t>(rows - done), n, nan, key, index, index_high, done, 0, lines);
+    rows_read(lines, static_cast<std::size_t>(rows - done) * n);
   }
 
   template <Compare C, std::size_t PassRows, class Lines>
@@ -375,11 +414,15 @@ struct Columns : Lanes<Target, T> {
         // The first pass starts the state; the others, the hot loop, have a fixed row count.
         if (first == 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
         else fold<C, PassRows>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
+        rows_read(lines, count * n);
         first += count;
         count = 0;
       }
     });
-    if (count != 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, lines);
+    if (count != 0) {
+      fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, lines);
+      rows_read(lines, count * n);
+    }
     resolve_passes(reduced, g, n, PassRows, nan, key, index, index_high, first + count);
   }
 
@@ -715,17 +758,18 @@ struct Columns : Lanes<Target, T> {
   // The output of groups [0, n) of a tile at o, whose winning positions are in index (and
   // index_high): zero-filled and patched, or row by row as a compare-and-select.
   static void write(const Plan& plan, U* o, std::size_t n, const K* index, const K* index_high, StoreStrategy stores,
-                    bool contiguous) {
+                    bool contiguous, bool zeroed = false) {
     if (!patches(plan)) return write_selected_rows(plan.reduced, o, n, index, index_high, stores);
     std::uint32_t winner[tile];
     for (std::size_t j = 0; j < n; ++j) winner[j] = position_of(index, index_high, j);
-    write_patched(plan, o, n, winner, stores, contiguous);
+    write_patched(plan, o, n, winner, stores, contiguous, zeroed);
   }
 
   // Zeros by `stores`, a chunk of rows at a time, each chunk's ones right after its zeros; a
-  // group whose winner is no_winner gets zeros only.
+  // group whose winner is no_winner gets zeros only. `zeroed`: the zeros are there already
+  // (PassZeros), only the ones are written.
   static void write_patched(const Plan& plan, U* o, std::size_t n, const std::uint32_t* winner, StoreStrategy stores,
-                            bool contiguous) {
+                            bool contiguous, bool zeroed = false) {
     const std::uint64_t rows = plan.group_size;
     // A power of two rows a chunk, so a winner's chunk is a shift: the two divisions per group
     // of the counting sort below were most of its time (64-bit `div`; axis 0 of 256 x 1024 in
@@ -752,7 +796,12 @@ struct Columns : Lanes<Target, T> {
         o[output_offset(plan.reduced, winner[j]) + static_cast<std::ptrdiff_t>(j)] = Traits<T>::one;
       }
     };
+    if (zeroed) {
+      for (std::size_t c = 0; c < chunks; ++c) patch(c);
+      return;
+    }
     if (contiguous && stores == StoreStrategy::rep) {
+      // (A split call's part, hardmax_two_phase.hpp; a whole call fills a pass at a time.)
       // One memset of the whole block: on the Zen 3 host of issue 10, rep stosb reaches memset's
       // speed only in single calls of tens of MiB (docs/decisions.md, "Store strategy"); the
       // ones then read one line back each.
