@@ -1608,7 +1608,7 @@ struct Rows : Lanes<Target, T> {
   static bool dense_output(const simd::LoopNest<2>& all) { return dense(all, 1); }
 
   // What the output looks like to choose_stores: the interleaved path on a dense output writes
-  // only its ones after its zeros (one fill under `rep`, streamed while it reads under
+  // only its ones after its zeros (filled under `rep`, streamed while it reads under
   // `stream`); every other rows path computes each vector. Every path reads while it writes,
   // so rows off the vector grid but on the 16-byte grid (NumPy's arrays) would stream in
   // 16-byte pieces while reading.
@@ -1647,7 +1647,7 @@ struct Rows : Lanes<Target, T> {
             .bytes_per_sparse = static_cast<std::size_t>(plan.group_size) * sizeof(T),
             .zero_background = zero_background,
             .fills_while_reading = zero_background,  // run_interleaved streams its zeros while it reads
-            .rep_fills_first = zero_background,       // and under rep fills them all before it
+            .rep_lags_at_l2 = zero_background,        // and under rep falls behind that at L2
             .writes_lines_while_reading = takes_long_rows(plan) || rows_of_whole_vectors || packs_whole_vectors(plan),
             .writes_rows_as_read = rows_of_whole_vectors,
             .streams_in_pieces_while_reading = simd::vector_stores_for<Target>(reinterpret_cast<const K*>(out), row_step,
@@ -1660,6 +1660,11 @@ struct Rows : Lanes<Target, T> {
   // of the outermost kept dimension that fits at a time (each chunk still read and written in
   // memory order).
   static constexpr std::size_t interleaved_capacity = 1024;
+  // The zeros of rows read, filled by one memset under rep once this many bytes are due
+  // (run_interleaved): a loop reading 1 MiB with no compute beside it reached 0.89 of memcpy
+  // with a memset after every 16 KiB read, 0.86 after 4 KiB, 0.87 after 64 KiB, 0.79 after all
+  // (docs/decisions.md, "Columns").
+  static constexpr std::size_t zeros_step_bytes = 16 * 1024;
 
   // call_bytes: the whole call's input bytes (a split call's whole), for reads_rows_side_by_side.
   static void run_interleaved(const Plan& plan, const T* in, U* out, K nan, StoreStrategy stores,
@@ -1700,19 +1705,28 @@ struct Rows : Lanes<Target, T> {
     GroupBest best[interleaved_capacity];
     const auto elements = static_cast<std::size_t>(plan.elements());
     // The output is zeros and the ones, and the second pass then writes only the ones. Under
-    // rep a dense output's zeros are one memset of it all first (rep stosb is fast in large
-    // single calls, docs/decisions.md "Store strategy"). Streamed, they go out while the first
+    // rep a dense output walked in one chunk takes a memset of its next zeros_step_bytes each
+    // time as many bytes of rows have been read (zeros_in_steps; the walk reads in memory
+    // order, or in parts side by side, near it), as the columns fill a pass at a time
+    // (hardmax_columns.hpp, run_columns): the fill's stores overlap the next rows' loads. One memset of it all first (rep stosb is fast in large single calls,
+    // docs/decisions.md "Store strategy") came before every load: axes {0,2} of 8 x 64 x 256
+    // FLOAT32 (512 KiB) took 26.1 us a call that way, 22.0-22.3 in steps, on AVX-512 and AVX2,
+    // 12 x 64 x 256 39 -> 35.5 (the Intel Xeon guest, family 6 model 207, in process). Other
+    // dense outputs keep the one memset first. Streamed, they go out while the first
     // pass reads, a line per line loaded, as in the columns path (hardmax_columns.hpp,
     // run_columns): through one writer when the output is dense and its groups are taken in
     // one chunk, else each input row streams its own output row's zeros (a split call's part,
     // whose output rows are not one block; a walk in chunks), the ones of a chunk after its
     // first pass. Read first and written after, a part ran at 0.87 of the copy on two threads.
-    const bool zeros_first = stores == StoreStrategy::rep && dense_output(all);
+    const bool walked_in_one_chunk = dense_output(all) && outside.rank == 0 && units_per_chunk >= all.sizes[split];
+    const bool zeros_in_steps = stores == StoreStrategy::rep && walked_in_one_chunk;
+    const bool zeros_first = stores == StoreStrategy::rep && dense_output(all) && !zeros_in_steps;
     const bool zeros_while_reading = stores == StoreStrategy::stream;
-    const bool one_writer =
-        zeros_while_reading && dense_output(all) && outside.rank == 0 && units_per_chunk >= all.sizes[split];
-    const bool zeroed = zeros_first || zeros_while_reading;
+    const bool one_writer = zeros_while_reading && walked_in_one_chunk;
+    const bool zeroed = zeros_first || zeros_while_reading || zeros_in_steps;
     if (zeros_first) simd::fill_span<Target>(out, elements, U{0}, stores);
+    U* zeros_next = out;
+    std::size_t zeros_due = 0;
     auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out), one_writer ? elements : 0, stores);
     // The zeros run ahead of the loads by what keeps them apart in page offset (outputs 16 bytes
     // past the input's offset ran at 0.62-0.71 of memcpy on Zen 1, half a page past at 0.93).
@@ -1765,6 +1779,11 @@ struct Rows : Lanes<Target, T> {
           } else {
             for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key, zeros);
           }
+          if (zeros_in_steps && (zeros_due += row) * sizeof(U) >= zeros_step_bytes) {
+            simd::fill_span<Target>(zeros_next, zeros_due, U{0}, stores);
+            zeros_next += zeros_due;
+            zeros_due = 0;
+          }
           if (at[3] == 0 || key > g.key)
             g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
         };
@@ -1773,6 +1792,7 @@ struct Rows : Lanes<Target, T> {
         const std::size_t parts =
             side_by_side && inner_kept && walk.sizes[inner] >= 2 * rows_read_at_once ? rows_read_at_once : 1;
         simd::for_each_offset_in_parts(walk, walk.rank, parts, visit);
+        if (zeros_in_steps) simd::fill_span<Target>(zeros_next, zeros_due, U{0}, stores);
         if (zeros_while_reading) {
           zeros.finish();
           simd::finish_stores<Target>(stores);  // the ones below land in streamed lines

@@ -66,10 +66,11 @@ struct StoreNeeds {
   // like memcpy, its streamed stores then share the bus with its reads, which a separate
   // fill, however fast, cannot; so a large output streams.
   bool fills_while_reading = false;
-  // Of those, a kernel whose rep path fills its whole output before it reads (HARDMAX's
-  // interleaved rows; the columns fill each tile's rows after reading them): with input and
-  // output as large as L2 together it streams too (choose_stores).
-  bool rep_fills_first = false;
+  // Of those, a kernel whose rep path falls behind streaming when input and output fill L2
+  // together (HARDMAX's interleaved rows, measured; their rep path once filled the whole
+  // output before reading, and falls behind still, filling in steps as it reads): it streams
+  // there too (choose_stores).
+  bool rep_lags_at_l2 = false;
   // Of those, a kernel whose reduction alone takes about as long as a copy of its bytes
   // (HARDMAX's FLOAT16 columns: twice FLOAT32's groups per byte, 0.90 of a memcpy's time at
   // 1 MiB, perf): its streamed zeros hide under the reduction, where rep's fill after the reads
@@ -121,10 +122,13 @@ inline bool rep_beats_patches_in_l1() { return intel_cpu(); }
 //   Xeon guest's 2 MiB L2 (model 167) ran at 0.65-0.69 of memcpy with rep, 0.51-0.59 streamed,
 //   where on model 207 streamed led, AVX-512 by 3-12%, AVX2 by 14-25%, which no measured rate
 //   tells apart yet (docs/performance.md, "The columns at L2's edge stream faster on this
-//   host"): so from L2 on only a kernel whose rep path fills before it reads, rep_fills_first:
-//   axes {0,2} there streamed 0.65-0.73 against rep's 0.57-0.60 in three sessions on two Intel
-//   models, a tie in a fourth: docs/decisions.md), or whose reduction outlasts a copy,
-//   reduction_outlasts_a_copy: FLOAT16's columns at 1 MiB led streamed on both models,
+//   host"; since rep fills a pass at a time, FLOAT32's rep leads there on AVX-512, 0.75-0.76
+//   against 0.67-0.70, and trails on AVX2, 0.55 against 0.59): so from L2 on only a kernel
+//   whose rep path lags there, rep_lags_at_l2: axes {0,2} streamed 0.65-0.73 against rep's
+//   0.57-0.60 in three sessions on two Intel models, a tie in a fourth, and 0.66-0.74
+//   against 0.63-0.66 with rep's zeros in steps (model 207): docs/decisions.md), or whose
+//   reduction outlasts a copy, reduction_outlasts_a_copy: FLOAT16's columns at 1 MiB led
+//   streamed on both models,
 //   0.93-0.94 of stream with rep on model 167, 0.85-0.95 on model 207) and the host's
 //   measured streaming stores keep up with memset (streaming_keeps_up: 0.8 of it or more;
 //   HARDMAX axes {0,2} at 2 MiB, of memcpy, streamed against through the cache: the Zen 1
@@ -166,7 +170,7 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
       // as it for a kernel whose rep path fills first or whose reduction outlasts a copy.
       const bool fills_out_of_l2 =
           needs.fills_while_reading &&
-          (needs.rep_fills_first || needs.reduction_outlasts_a_copy ? input_and_output_fill_l2(bytes) : past_l2);
+          (needs.rep_lags_at_l2 || needs.reduction_outlasts_a_copy ? input_and_output_fill_l2(bytes) : past_l2);
       const bool writes_lines_past_l2 = needs.writes_lines_while_reading && past_l2;
       if (fills_out_of_l2 || writes_lines_past_l2) {
         const StoreRates& rates = store_rates<Target>();
