@@ -79,15 +79,20 @@ struct Columns : Lanes<Target, T> {
   static constexpr bool float16_on_avx512 =
       std::is_same_v<T, float16> && std::is_base_of_v<xsimd::avx512f, Target>;
   // Whether each pass asks for the rows one pass ahead (reduce_rows), on the whole call's input
-  // as pass_rows_for. Not when the call's input and output fit in one core's L2 together
-  // (simd::input_and_output_fit_in_l2, as the store choice tests): the input is then in L2
-  // from the call or the producer before, and the prefetches only take load slots. On the Intel
-  // Xeon guest (family 6 model 167, 2 MiB L2), axis 0 at 1 MiB without / with them (us a
-  // call): FLOAT32 passes of 4 50.2-50.5 / 51.8-53.1, FLOAT16 passes of 2 53.1-53.9 /
-  // 55.2-56.0. At 2 MiB and from memory a tie on that host; the prefetches stay there, where
-  // perf once showed the loads stalled without them (docs/decisions.md, "Columns").
+  // as pass_rows_for: only when it comes from memory (simd::exceeds_cache, the streaming
+  // threshold), where perf once showed the loads stalled without them (docs/decisions.md,
+  // "Columns"). In the cache the lines are in L2 or L3 from the call or the producer before,
+  // and the prefetches only take load slots. Until 2026-12-07 they were left out only when
+  // input and output fit in L2 together: on the Intel Xeon guest (family 6 model 167, 2 MiB
+  // L2), axis 0 at 1 MiB without / with them (us a call): FLOAT32 passes of 4 50.2-50.5 /
+  // 51.8-53.1, FLOAT16 passes of 2 53.1-53.9 / 55.2-56.0; at 2 MiB never asking was 1-2%
+  // ahead there, 2-4% on model 207 (2026-12-01), and 5-8% on model 207 in three runs of
+  // 2026-12-07 (FLOAT32 0.94 / 0.88-0.90 of memcpy, at +16 bytes 0.96-0.99 / 0.91-0.92,
+  // FLOAT16 0.86-0.89 / 0.81-0.84); at 8 MiB, in L3, in process, FLOAT32 2048 x 1024 510 /
+  // 533-538 us a call, FLOAT16 4096 x 1024 522-526 / 540-621. From memory a tie on both
+  // models (256 MiB, 1.03 / 1.03 of memcpy on model 207).
   static bool prefetches_for(std::size_t call_bytes) {
-    return simd::rule_unless_forced(!simd::input_and_output_fit_in_l2(call_bytes), forced_columns_prefetch);
+    return simd::rule_unless_forced(simd::exceeds_cache(call_bytes), forced_columns_prefetch);
   }
   // How a call reads its passes: both rules above, taken once per call (or part of a split call).
   struct Passes {
