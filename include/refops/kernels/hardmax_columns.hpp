@@ -190,7 +190,7 @@ struct Columns : Lanes<Target, T> {
     const bool zeros_while_reading = fills_while_reading(plan, stores, contiguous);
     const Passes passes = passes_for(call_bytes, forced_pass_rows, zeros_while_reading);
     // Under rep, the zeros of a contiguous output a pass at a time, each pass's rows right after
-    // the pass reads them (PassZeros): the fill's stores then overlap the next pass's loads,
+    // the pass reads them (ZerosBehindReads, filling every pass): the fill's stores then overlap the next pass's loads,
     // where one memset after the reduction (write_patched) came after all of them. On the
     // Intel Xeon guest (family 6 model 207, 2 MiB L2), AVX-512, axis 0 at 1 MiB, two rounds
     // alternated with the one memset: FLOAT32 256 x 1024 0.68 -> 0.75-0.76 of memcpy, FLOAT16
@@ -203,7 +203,9 @@ struct Columns : Lanes<Target, T> {
     const bool zeros_after_passes = !zeros_while_reading && stores == StoreStrategy::rep && contiguous && patches(plan);
     for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::size_t n, std::size_t) {
       if (zeros_after_passes) {
-        PassZeros zeros{out + o};
+        // A tile's rows follow each other in input and output alike (contiguous_rows): the rows
+        // read so far are the output's first elements.
+        typename L::ZerosBehindReads zeros{out + o, 0};
         reduce(plan.reduced, in + i, n, mode, passes, nan, key, index, index_high, zeros);
         return write(plan, out + o, n, index, index_high, stores, contiguous, true);
       }
@@ -282,22 +284,9 @@ struct Columns : Lanes<Target, T> {
     return false;
   }
 
-  // rep's zeros a pass at a time (run_columns): after each pass of the reduction, one memset
-  // of the output rows that pass read. A tile's rows follow each other in input and output
-  // alike (contiguous_rows), so the rows read so far are the output's first elements. The
-  // passes call rows_read (below); step(), the streamed writers' call per line loaded, does
-  // nothing.
-  struct PassZeros {
-    U* next;
-    template <std::size_t Lines = 1>
-    [[gnu::always_inline]] void step() {}
-    void rows_read(std::size_t elements) {
-      simd::fill_span<Target>(next, elements, U{0}, StoreStrategy::rep);
-      next += elements;
-    }
-  };
-  // After a pass of `elements` input elements (its rows times the groups read): PassZeros
-  // fills their output; the other writers have nothing to do.
+  // After a pass of `elements` input elements (its rows times the groups read): rep's zeros
+  // behind the reads (ZerosBehindReads, run_columns) fill their output; the other writers have
+  // nothing to do.
   template <class Lines>
   [[gnu::always_inline]] static void rows_read(Lines& lines, std::size_t elements) {
     if constexpr (requires { lines.rows_read(elements); }) lines.rows_read(elements);
@@ -772,7 +761,7 @@ struct Columns : Lanes<Target, T> {
 
   // Zeros by `stores`, a chunk of rows at a time, each chunk's ones right after its zeros; a
   // group whose winner is no_winner gets zeros only. `zeroed`: the zeros are there already
-  // (PassZeros), only the ones are written.
+  // (run_columns' ZerosBehindReads), only the ones are written.
   static void write_patched(const Plan& plan, U* o, std::size_t n, const std::uint32_t* winner, StoreStrategy stores,
                             bool contiguous, bool zeroed = false) {
     const std::uint64_t rows = plan.group_size;

@@ -224,6 +224,28 @@ struct Lanes {
     [[gnu::always_inline]] void step() {}
   };
 
+  // The zeros of a zero background on a dense output whose rows are read in its order, filled
+  // by memset (rep) behind the reads: rows_read(k) after k elements of rows are read, and once
+  // at least `fill_from` elements are due, one memset of them; finish() fills the rest. The
+  // fill's stores then overlap the next rows' loads, where one memset before or after every
+  // read did not (docs/decisions.md, "HARDMAX's rep fills follow the reads"). step(), the
+  // streamed writers' call per line loaded, does nothing.
+  struct ZerosBehindReads {
+    U* next;
+    std::size_t fill_from;  // elements: 0 fills after every rows_read
+    std::size_t due = 0;
+    template <std::size_t Lines = 1>
+    [[gnu::always_inline]] void step() {}
+    [[gnu::always_inline]] void rows_read(std::size_t elements) {
+      if ((due += elements) >= fill_from) finish();
+    }
+    void finish() {
+      simd::fill_span<Target>(next, due, U{0}, StoreStrategy::rep);
+      next += due;
+      due = 0;
+    }
+  };
+
   // A scan's writer, kept in registers where it can be assigned back afterwards (NoWrites, the
   // zeros writers): reached through a reference, its position was loaded and stored back around
   // every line's streamed stores (a vector store may alias it), which held axes {0,2} at

@@ -1706,9 +1706,10 @@ struct Rows : Lanes<Target, T> {
     const auto elements = static_cast<std::size_t>(plan.elements());
     // The output is zeros and the ones, and the second pass then writes only the ones. Under
     // rep a dense output walked in one chunk takes a memset of its next zeros_step_bytes each
-    // time as many bytes of rows have been read (zeros_in_steps; the walk reads in memory
-    // order, or in parts side by side, near it), as the columns fill a pass at a time
-    // (hardmax_columns.hpp, run_columns): the fill's stores overlap the next rows' loads. One memset of it all first (rep stosb is fast in large single calls,
+    // time as many bytes of rows have been read (zeros_in_steps, ZerosBehindReads; the walk
+    // reads in memory order, or in parts side by side, near it), as the columns fill a pass at
+    // a time (hardmax_columns.hpp, run_columns): the fill's stores overlap the next rows'
+    // loads. One memset of it all first (rep stosb is fast in large single calls,
     // docs/decisions.md "Store strategy") came before every load: axes {0,2} of 8 x 64 x 256
     // FLOAT32 (512 KiB) took 26.1 us a call that way, 22.0-22.3 in steps, on AVX-512 and AVX2,
     // 12 x 64 x 256 39 -> 35.5 (the Intel Xeon guest, family 6 model 207, in process). Other
@@ -1725,8 +1726,7 @@ struct Rows : Lanes<Target, T> {
     const bool one_writer = zeros_while_reading && walked_in_one_chunk;
     const bool zeroed = zeros_first || zeros_while_reading || zeros_in_steps;
     if (zeros_first) simd::fill_span<Target>(out, elements, U{0}, stores);
-    U* zeros_next = out;
-    std::size_t zeros_due = 0;
+    typename L::ZerosBehindReads rep_zeros{out, zeros_step_bytes / sizeof(U)};
     auto zeros = simd::zeros_writer<Target>(reinterpret_cast<K*>(out), one_writer ? elements : 0, stores);
     // The zeros run ahead of the loads by what keeps them apart in page offset (outputs 16 bytes
     // past the input's offset ran at 0.62-0.71 of memcpy on Zen 1, half a page past at 0.93).
@@ -1779,11 +1779,7 @@ struct Rows : Lanes<Target, T> {
           } else {
             for (std::size_t b = 0; b < row; b += block) scan_block(p + b, std::min(block, row - b), nan, key, zeros);
           }
-          if (zeros_in_steps && (zeros_due += row) * sizeof(U) >= zeros_step_bytes) {
-            simd::fill_span<Target>(zeros_next, zeros_due, U{0}, stores);
-            zeros_next += zeros_due;
-            zeros_due = 0;
-          }
+          if (zeros_in_steps) rep_zeros.rows_read(row);
           if (at[3] == 0 || key > g.key)
             g = {key, static_cast<std::uint32_t>(locate(p, row, nan, key)), static_cast<std::uint64_t>(at[3])};
         };
@@ -1792,7 +1788,7 @@ struct Rows : Lanes<Target, T> {
         const std::size_t parts =
             side_by_side && inner_kept && walk.sizes[inner] >= 2 * rows_read_at_once ? rows_read_at_once : 1;
         simd::for_each_offset_in_parts(walk, walk.rank, parts, visit);
-        if (zeros_in_steps) simd::fill_span<Target>(zeros_next, zeros_due, U{0}, stores);
+        if (zeros_in_steps) rep_zeros.finish();
         if (zeros_while_reading) {
           zeros.finish();
           simd::finish_stores<Target>(stores);  // the ones below land in streamed lines

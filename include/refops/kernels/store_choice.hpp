@@ -167,7 +167,7 @@ StoreStrategy choose_stores(const StoreRequest& request, const StoreNeeds& needs
     if constexpr (has_streaming_stores<Target>) {
       const bool past_l2 = !input_and_output_fit_in_l2(bytes);
       // Input and output that do not stay in L2 from one call to the next: beyond it, or as large
-      // as it for a kernel whose rep path fills first or whose reduction outlasts a copy.
+      // as it for a kernel whose rep path lags there or whose reduction outlasts a copy.
       const bool fills_out_of_l2 =
           needs.fills_while_reading &&
           (needs.rep_lags_at_l2 || needs.reduction_outlasts_a_copy ? input_and_output_fill_l2(bytes) : past_l2);
