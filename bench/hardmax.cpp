@@ -43,6 +43,7 @@ Case hardmax_case(std::string name, DataType type, Dims sizes, Dims axes, std::s
   if (std::find(axes.begin(), axes.end(), sizes.size() - 1) == axes.end()) {
     c.choices.push_back({"pass_rows", {2, 4}, detail::force_hardmax_pass_rows});
     c.choices.push_back({"columns_prefetch", {1, 2}, detail::force_hardmax_columns_prefetch});
+    c.choices.push_back({"columns_fold", {1, 2}, detail::force_hardmax_columns_fold});
   }
   const bool last_axis_only = axes.size() == 1 && axes[0] == sizes.size() - 1;
   const std::size_t row = sizes[sizes.size() - 1];

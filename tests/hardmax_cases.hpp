@@ -108,12 +108,13 @@ inline bool takes_rows_zeros_beside(const Hardmax1Desc& desc) {
 // and chosen per call) and compares the whole output buffer with the oracle's. A kept last
 // axis (the columns path) runs again with passes of 2 rows and of 4 (the rule takes one by
 // the type, the vector width, the vendor and the size), and again with the next pass
-// prefetched, which the rule leaves out for inputs that fit in L2 (these do); rows that take
-// the whole-line loop run with its prefetch forced each way, FLOAT32 medium and long rows
-// and rows of 2 to 16 on each of their two loops, FLOAT32 rows of a page or more and interleaved
-// groups read one at a time and side by side (the rules take one by the CPU's vendor), and FLOAT32 long rows
-// with their zeros stored beside their reads and with lines built a row behind (the rule takes
-// one by where the input is).
+// prefetched, which the rule leaves out for inputs that fit in L2 (these do), and with each
+// pass folded to its maximum and row by row (the rule takes one by the instruction set); rows
+// that take the whole-line loop run with its prefetch forced each way, FLOAT32 medium and long
+// rows and rows of 2 to 16 on each of their two loops, FLOAT32 rows of a page or more and
+// interleaved groups read one at a time and side by side (the rules take one by the CPU's
+// vendor), and FLOAT32 long rows with their zeros stored beside their reads and with lines
+// built a row behind (the rule takes one by where the input is).
 inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::size_t out_misalign = 0) {
   INFO(describe(desc));
   const Buffer expected = oracle(desc, input);
@@ -129,6 +130,8 @@ inline void check_all_archs(const Hardmax1Desc& desc, const Buffer& input, std::
     choices.push_back({detail::force_hardmax_pass_rows, 2, "rows per pass 2"});
     choices.push_back({detail::force_hardmax_pass_rows, 4, "rows per pass 4"});
     choices.push_back({detail::force_hardmax_columns_prefetch, 2, "columns prefetch the next pass"});
+    choices.push_back({detail::force_hardmax_columns_fold, 1, "columns fold each pass to its maximum"});
+    choices.push_back({detail::force_hardmax_columns_fold, 2, "columns fold each pass row by row"});
   }
   if (takes_whole_line_rows(desc)) {
     choices.push_back({detail::force_hardmax_line_prefetch, 1, "whole-line blocks never prefetch"});

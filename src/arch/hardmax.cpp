@@ -35,6 +35,10 @@ void force_columns_prefetch(std::size_t choice) {
   kernels::hardmax_detail::forced_columns_prefetch.store(choice, std::memory_order_relaxed);
 }
 
+void force_columns_fold(std::size_t choice) {
+  kernels::hardmax_detail::forced_columns_fold.store(choice, std::memory_order_relaxed);
+}
+
 void force_line_prefetch(std::size_t choice) {
   kernels::hardmax_detail::forced_line_prefetch.store(choice, std::memory_order_relaxed);
 }

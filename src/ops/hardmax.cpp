@@ -36,6 +36,11 @@ void force_hardmax_columns_prefetch(std::size_t choice) {
   force_on_every_arch(table, choice);
 }
 
+void force_hardmax_columns_fold(std::size_t choice) {
+  static const auto table = REFOPS_ARCH_TABLE(force_columns_fold);
+  force_on_every_arch(table, choice);
+}
+
 void force_hardmax_line_prefetch(std::size_t choice) {
   static const auto table = REFOPS_ARCH_TABLE(force_line_prefetch);
   force_on_every_arch(table, choice);

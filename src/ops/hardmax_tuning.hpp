@@ -20,6 +20,13 @@ std::size_t forced_hardmax_pass_rows();
 void force_hardmax_columns_prefetch(std::size_t choice);
 REFOPS_DECLARE_PER_ARCH(void force_columns_prefetch(std::size_t choice);)
 
+// Whether the columns path folds each pass row by row or to its maximum, finding the row
+// afterwards (kernels/hardmax_columns.hpp, folds_by_rows): 1 to its maximum, 2 row by row, for
+// every later call on every instruction set; 0 restores the kernel's rule. Each instruction set
+// keeps its own copy.
+void force_hardmax_columns_fold(std::size_t choice);
+REFOPS_DECLARE_PER_ARCH(void force_columns_fold(std::size_t choice);)
+
 // Whether short rows streamed as whole lines prefetch their input (kernels/hardmax_rows.hpp,
 // whole_line_prefetch): 1 never, 2 always, for every later call on every instruction set; 0
 // restores the kernel's rule. Each instruction set's kernels keep their own copy of the

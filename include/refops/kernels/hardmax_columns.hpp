@@ -36,6 +36,9 @@ namespace refops::kernels::inline REFOPS_KERNEL_ABI::hardmax_detail {
 // the benchmark's rows and the tests (detail::force_hardmax_columns_prefetch sets every
 // instruction set's copy).
 inline std::atomic<std::size_t> forced_columns_prefetch{0};
+// forced_columns_fold (1: each pass to its maximum, 2: row by row; 0: the rule) forces
+// Columns::folds_by_rows the same way (detail::force_hardmax_columns_fold).
+inline std::atomic<std::size_t> forced_columns_fold{0};
 
 template <class Target, class T>
 struct Columns : Lanes<Target, T> {
@@ -94,13 +97,34 @@ struct Columns : Lanes<Target, T> {
   static bool prefetches_for(std::size_t call_bytes) {
     return simd::rule_unless_forced(simd::exceeds_cache(call_bytes), forced_columns_prefetch);
   }
-  // How a call reads its passes: both rules above, taken once per call (or part of a split call).
+  // Whether a pass folds row by row (each row's compare and selects: fold's fold_each_row)
+  // rather than to its maximum, whose row resolve_passes finds after the reduction (by gathers,
+  // a line per group and row of its pass). On AVX-512 a row's compare lands in a mask register
+  // and each select is one masked blend, so the row-by-row fold takes about the pass maximum's
+  // operations, and the gathers are saved. On the Intel Xeon guest (family 6 model 207, 2 MiB
+  // L2), axis 0 in process, the two alternated (us a call): FLOAT32 256 x 1024 (1 MiB) 55.8 /
+  // 52.3, 512 x 1024 122 / 113, 2048 x 1024 (8 MiB) 741 / 672; FLOAT16 512 x 1024 69.5 /
+  // 59.6, 1024 x 1024 132-138 / 117-123. From memory (the streaming threshold, as the rules
+  // above) the pass maximum stays: there its late passes skip the state's loads and stores
+  // when no lane wins (fold's `lazy`), which row by row cannot, and 16384 x 4096 FLOAT32, whose
+  // 32 KiB of state leave L1, ran at 1.06 of memcpy against 0.99 row by row (65536 x 1024 a
+  // tie). On AVX2 the compare is a vector and each select a blend (two for NaN-aware
+  // compares), and the pass maximum won in the cache too: FLOAT32 256 x 1024 0.55 / 0.40 of
+  // memcpy, FLOAT16 512 x 1024 0.52 / 0.44 (docs/decisions.md, "Columns").
+  static constexpr bool folds_by_rows_on_this_target = std::is_base_of_v<xsimd::avx512f, Target>;
+  static bool folds_by_rows(std::size_t call_bytes) {
+    return simd::rule_unless_forced(folds_by_rows_on_this_target && !simd::exceeds_cache(call_bytes),
+                                    forced_columns_fold);
+  }
+  // How a call reads its passes: the rules above, taken once per call (or part of a split call).
   struct Passes {
     std::size_t rows;  // 2 or 4
     bool prefetch;
+    bool by_rows;  // folds_by_rows
   };
   static Passes passes_for(std::size_t call_bytes, std::size_t forced_rows, bool zeros_stream) {
-    return {pass_rows_for(call_bytes, forced_rows, zeros_stream), prefetches_for(call_bytes)};
+    return {pass_rows_for(call_bytes, forced_rows, zeros_stream), prefetches_for(call_bytes),
+            folds_by_rows(call_bytes)};
   }
   // From this row on, a vector of lanes wins a pass with a probability of about 1/8 or less
   // (random rows), and a pass skips the state's loads and stores when none wins (fold).
@@ -316,20 +340,20 @@ struct Columns : Lanes<Target, T> {
   template <class Lines = NoWrites>
   static void reduce(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, Passes passes,
                      K nan, K* key, K* index, K* index_high, Lines&& lines = Lines{}) {
-    if (passes.rows == 2) return reduce_with<2>(reduced, g, n, mode, passes.prefetch, nan, key, index, index_high, lines);
-    return reduce_with<4>(reduced, g, n, mode, passes.prefetch, nan, key, index, index_high, lines);
+    if (passes.rows == 2) return reduce_with<2>(reduced, g, n, mode, passes, nan, key, index, index_high, lines);
+    return reduce_with<4>(reduced, g, n, mode, passes, nan, key, index, index_high, lines);
   }
 
   template <std::size_t PassRows, class Lines>
-  static void reduce_with(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode, bool prefetch,
-                          K nan, K* key, K* index, K* index_high, Lines& lines) {
+  static void reduce_with(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, NanMode mode,
+                          const Passes& passes, K nan, K* key, K* index, K* index_high, Lines& lines) {
     if constexpr (float_compares) {
       if (mode == NanMode::propagate)
-        return reduce_as<Compare::propagate, PassRows>(reduced, g, n, prefetch, nan, key, index, index_high, lines);
-      return reduce_as<Compare::ignore, PassRows>(reduced, g, n, prefetch, nan, key, index, index_high, lines);
+        return reduce_as<Compare::propagate, PassRows>(reduced, g, n, passes, nan, key, index, index_high, lines);
+      return reduce_as<Compare::ignore, PassRows>(reduced, g, n, passes, nan, key, index, index_high, lines);
     } else {
       (void)mode;
-      return reduce_as<Compare::keys, PassRows>(reduced, g, n, prefetch, nan, key, index, index_high, lines);
+      return reduce_as<Compare::keys, PassRows>(reduced, g, n, passes, nan, key, index, index_high, lines);
     }
   }
 
@@ -339,13 +363,13 @@ struct Columns : Lanes<Target, T> {
   static constexpr std::size_t max_rows_grouped = 16;
 
   template <Compare C, std::size_t PassRows, class Lines>
-  static void reduce_as(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, bool prefetch, K nan, K* key,
-                        K* index, K* index_high, Lines& lines) {
+  static void reduce_as(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, const Passes& passes, K nan,
+                        K* key, K* index, K* index_high, Lines& lines) {
     const std::size_t k = std::min(max_rows_grouped, grouped_row_bytes / (n * sizeof(T)));
     if (k >= 2 && reduced.rank == 1 && reduced.strides[0][0] == static_cast<std::ptrdiff_t>(n) &&
         reduced.sizes[0] >= 4 * PassRows * k)
-      return reduce_grouped<C, PassRows>(reduced, g, n, k, prefetch, nan, key, index, index_high, lines);
-    reduce_rows<C, PassRows>(reduced, g, n, prefetch, nan, key, index, index_high, lines);
+      return reduce_grouped<C, PassRows>(reduced, g, n, k, passes, nan, key, index, index_high, lines);
+    reduce_rows<C, PassRows>(reduced, g, n, passes, nan, key, index, index_high, lines);
   }
 
   // Rows of 2 KiB share their pages two by two, and this host read them at 0.7-0.8 of the
@@ -356,13 +380,13 @@ struct Columns : Lanes<Target, T> {
   // position, which is the first maximum of the whole sequence. The last rows % k rows are
   // folded after the merge.
   template <Compare C, std::size_t PassRows, class Lines>
-  static void reduce_grouped(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, std::size_t k, bool prefetch,
-                             K nan, K* key, K* index, K* index_high, Lines& lines) {
+  static void reduce_grouped(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, std::size_t k,
+                             const Passes& passes, K nan, K* key, K* index, K* index_high, Lines& lines) {
     const std::uint64_t rows = reduced.sizes[0];
     const auto step = static_cast<std::ptrdiff_t>(k) * reduced.strides[0][0];
     simd::LoopNest<2> groups;
     groups.push(static_cast<std::size_t>(rows / k), {step, static_cast<std::ptrdiff_t>(k) * reduced.strides[1][0]});
-    reduce_rows<C, PassRows>(groups, g, k * n, prefetch, nan, key, index, index_high, lines);
+    reduce_rows<C, PassRows>(groups, g, k * n, passes, nan, key, index, index_high, lines);
     for (std::size_t j = 0; j < n; ++j) {
       std::size_t best = j;
       K best_key = state_key(key[j], nan);
@@ -385,13 +409,13 @@ struct Columns : Lanes<Target, T> {
     if (done == rows) return;
     const T* rest[max_rows_grouped];
     for (std::uint64_t r = done; r < rows; ++r) rest[r - done] = g + static_cast<std::ptrdiff_t>(r) * reduced.strides[0][0];
-    fold<C, 0>(rest, static_cast<std::size_t>(rows - done), n, nan, key, index, index_high, done, 0, lines);
+    fold<C, 0>(rest, static_cast<std::size_t>(rows - done), n, nan, key, index, index_high, done, 0, false, lines);
     rows_read(lines, static_cast<std::size_t>(rows - done) * n);
   }
 
   template <Compare C, std::size_t PassRows, class Lines>
-  static void reduce_rows(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, bool prefetch, K nan, K* key,
-                          K* index, K* index_high, Lines& lines) {
+  static void reduce_rows(const simd::LoopNest<2>& reduced, const T* g, std::size_t n, const Passes& passes, K nan,
+                          K* key, K* index, K* index_high, Lines& lines) {
     const T* rows[PassRows];
     std::size_t count = 0;
     std::uint64_t first = 0;
@@ -399,25 +423,26 @@ struct Columns : Lanes<Target, T> {
     // hardware prefetchers do not follow; the rows one pass ahead (along the innermost
     // reduced dimension) are asked for while these are read, unless the input is in L2
     // (prefetches_for). A prefetch past the tensor is harmless (it never faults).
-    const std::ptrdiff_t ahead = !prefetch || reduced.rank == 0
+    const std::ptrdiff_t ahead = !passes.prefetch || reduced.rank == 0
                                      ? 0
                                      : static_cast<std::ptrdiff_t>(PassRows) * reduced.strides[0][reduced.rank - 1];
     simd::for_each_offset(reduced, reduced.rank, [&](const std::array<std::ptrdiff_t, 2>& e) {
       rows[count++] = g + e[0];
       if (count == PassRows) {
         // The first pass starts the state; the others, the hot loop, have a fixed row count.
-        if (first == 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
-        else fold<C, PassRows>(rows, count, n, nan, key, index, index_high, first, ahead, lines);
+        if (first == 0) fold<C, 0>(rows, count, n, nan, key, index, index_high, first, ahead, false, lines);
+        else fold<C, PassRows>(rows, count, n, nan, key, index, index_high, first, ahead, passes.by_rows, lines);
         rows_read(lines, count * n);
         first += count;
         count = 0;
       }
     });
     if (count != 0) {
-      fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, lines);
+      fold<C, 0>(rows, count, n, nan, key, index, index_high, first, 0, false, lines);
       rows_read(lines, count * n);
     }
-    resolve_passes(reduced, g, n, PassRows, nan, key, index, index_high, first + count);
+    // Folded row by row, every position is the winner's already.
+    if (!passes.by_rows) resolve_passes(reduced, g, n, PassRows, nan, key, index, index_high, first + count);
   }
 
   // After a reduction, index holds the first position of the pass whose maximum first beat the
@@ -556,7 +581,8 @@ struct Columns : Lanes<Target, T> {
   }
 
   // Folds rows[0..count), positions first, first + 1, ..., into the state of groups [0, n);
-  // position 0 starts it. Fixed != 0: count is Fixed and first is not 0.
+  // position 0 starts it. Fixed != 0: count is Fixed and first is not 0; by_rows: a fixed pass
+  // folds row by row too (folds_by_rows), not to its maximum.
   // Split positions whose high halves are all zero so far and stay so in this pass (below
   // 2^16, every FLOAT16 reduction of fewer rows) leave index_high alone: the first pass
   // zeroes it and the others neither load, select nor store it. A load, a select and a store
@@ -564,17 +590,20 @@ struct Columns : Lanes<Target, T> {
   // operations (FLOAT16 axis 0 of 512 x 1024 at 1 MiB, docs/performance.md).
   template <Compare C, std::size_t Fixed, class Lines>
   static void fold(const T* const* all_rows, std::size_t any_count, std::size_t n, K nan_scalar, K* key, K* index,
-                   K* index_high, std::uint64_t first, std::ptrdiff_t ahead, Lines& lines) {
+                   K* index_high, std::uint64_t first, std::ptrdiff_t ahead, bool by_rows, Lines& lines) {
     const std::uint64_t end = first + (Fixed != 0 ? Fixed : any_count);
     if (split_positions && end > std::uint64_t{1} << 16)
-      return fold_lanes<C, Fixed, true>(all_rows, any_count, n, nan_scalar, key, index, index_high, first, ahead, lines);
-    fold_lanes<C, Fixed, false>(all_rows, any_count, n, nan_scalar, key, index, index_high, first, ahead, lines);
+      return fold_lanes<C, Fixed, true>(all_rows, any_count, n, nan_scalar, key, index, index_high, first, ahead,
+                                        by_rows, lines);
+    fold_lanes<C, Fixed, false>(all_rows, any_count, n, nan_scalar, key, index, index_high, first, ahead, by_rows,
+                                lines);
   }
 
   // fold, with index_high's lanes (HighLanes) or without (their high halves zero).
   template <Compare C, std::size_t Fixed, bool HighLanes, class Lines>
   static void fold_lanes(const T* const* all_rows, std::size_t any_count, std::size_t n, K nan_scalar, K* key,
-                         K* index, K* index_high, std::uint64_t first, std::ptrdiff_t ahead, Lines& lines) {
+                         K* index, K* index_high, std::uint64_t first, std::ptrdiff_t ahead, bool by_rows,
+                         Lines& lines) {
     constexpr bool high_lanes = split_positions && HighLanes;
     const std::size_t count = Fixed != 0 ? Fixed : any_count;
     // A fixed pass's row pointers by value: through the caller's array they were loaded again
@@ -637,7 +666,9 @@ struct Columns : Lanes<Target, T> {
         at = select_position<F>(w, B(low(first)), at);
         if constexpr (high_lanes) at_high = select_position<F>(w, B(high(first)), at_high);
       };
-      if constexpr (C == Compare::keys && Fixed != 0 && simd::native_16bit_extremes<Target, K>) {
+      if (by_rows) {
+        fold_each_row();
+      } else if constexpr (C == Compare::keys && Fixed != 0 && simd::native_16bit_extremes<Target, K>) {
         // FLOAT16: the pass's maximum key per lane from three extremes of the raw bits, one
         // instruction each per row (Rows::scan_bits' idea, lane by lane), instead of a key (six)
         // and a max: the signed maximum is the largest number's key when it is not negative; a
