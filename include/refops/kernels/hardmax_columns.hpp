@@ -213,17 +213,17 @@ struct Columns : Lanes<Target, T> {
     // reads at 12-13 GB/s alone and memcpy moves 10.5 each way: 0.82 of memcpy at best).
     const bool zeros_while_reading = fills_while_reading(plan, stores, contiguous);
     const Passes passes = passes_for(call_bytes, forced_pass_rows, zeros_while_reading);
-    // Under rep, the zeros of a contiguous output a pass at a time, each pass's rows right after
-    // the pass reads them (ZerosBehindReads, filling every pass): the fill's stores then overlap the next pass's loads,
-    // where one memset after the reduction (write_patched) came after all of them. On the
-    // Intel Xeon guest (family 6 model 207, 2 MiB L2), AVX-512, axis 0 at 1 MiB, two rounds
-    // alternated with the one memset: FLOAT32 256 x 1024 0.68 -> 0.75-0.76 of memcpy, FLOAT16
-    // 512 x 1024 0.55-0.57 -> 0.62-0.63; in process 128 x 1024 FLOAT32 24.1 -> 20.6 us a call;
-    // the AVX2 path's slower reduction gained nothing (0.54 -> 0.55), nor rows of 16 KiB
-    // (passes of 64 KiB, 64 x 4096: a tie). A loop reading 1 MiB with no compute beside it
-    // (docs/decisions.md, "Columns"): a memset after all the reads 0.79 of memcpy, after each
-    // 16 KiB read 0.89 (4 KiB 0.86, 64 KiB 0.87, 256 KiB 0.83), the size of most passes
-    // (4 rows, of 4 KiB after reduce_grouped).
+    // Under rep, the zeros of a contiguous output a pass at a time, each pass's rows right after the
+    // pass reads them (ZerosBehindReads, filling every pass): the fill's stores then overlap the
+    // next pass's loads, where one memset after the reduction (write_patched) came after all of
+    // them. On the Intel Xeon guest (family 6 model 207, 2 MiB L2), AVX-512, axis 0 at 1 MiB, two
+    // rounds alternated with the one memset: FLOAT32 256 x 1024 0.68 -> 0.75-0.76 of memcpy, FLOAT16
+    // 512 x 1024 0.55-0.57 -> 0.62-0.63; in process 128 x 1024 FLOAT32 24.1 -> 20.6 us a call; the
+    // AVX2 path's slower reduction gained nothing (0.54 -> 0.55), nor rows of 16 KiB (passes of
+    // 64 KiB, 64 x 4096: a tie). A loop reading 1 MiB with no compute beside it (docs/decisions.md,
+    // "Columns"): a memset after all the reads 0.79 of memcpy, after each 16 KiB read 0.89 (4 KiB
+    // 0.86, 64 KiB 0.87, 256 KiB 0.83), the size of most passes (4 rows, of 4 KiB after
+    // reduce_grouped).
     const bool zeros_after_passes = !zeros_while_reading && stores == StoreStrategy::rep && contiguous && patches(plan);
     for_each_tile(plan.kept, [&](std::ptrdiff_t i, std::ptrdiff_t o, std::size_t n, std::size_t) {
       if (zeros_after_passes) {
@@ -421,7 +421,7 @@ struct Columns : Lanes<Target, T> {
     std::uint64_t first = 0;
     // Each pass reads `PassRows` rows side by side, each often on its own page, where the
     // hardware prefetchers do not follow; the rows one pass ahead (along the innermost
-    // reduced dimension) are asked for while these are read, unless the input is in L2
+    // reduced dimension) are asked for while these are read when the input comes from memory
     // (prefetches_for). A prefetch past the tensor is harmless (it never faults).
     const std::ptrdiff_t ahead = !passes.prefetch || reduced.rank == 0
                                      ? 0

@@ -1709,8 +1709,8 @@ struct Rows : Lanes<Target, T> {
     // time as many bytes of rows have been read (zeros_in_steps, ZerosBehindReads; the walk
     // reads in memory order, or in parts side by side, near it), as the columns fill a pass at
     // a time (hardmax_columns.hpp, run_columns): the fill's stores overlap the next rows'
-    // loads. One memset of it all first (rep stosb is fast in large single calls,
-    // docs/decisions.md "Store strategy") came before every load: axes {0,2} of 8 x 64 x 256
+    // loads. One memset of it all first (rep stosb is fast in large single calls, docs/
+    // decisions.md "Store strategy") came before every load: axes {0,2} of 8 x 64 x 256
     // FLOAT32 (512 KiB) took 26.1 us a call that way, 22.0-22.3 in steps, on AVX-512 and AVX2,
     // 12 x 64 x 256 39 -> 35.5 (the Intel Xeon guest, family 6 model 207, in process). Other
     // dense outputs keep the one memset first. Streamed, they go out while the first
